@@ -1,0 +1,80 @@
+// sluice/db.h — the database: an embeddable, persistent, ordered key-value store.
+//
+// A DB is safe for concurrent use by many threads without external synchronization. Gets never
+// block; writes block only while a full memory component is being switched for a fresh one (or
+// when flush and compaction fall behind, see Options). Close the DB (or destroy it) only after
+// every iterator and snapshot obtained from it has been released.
+
+#ifndef SLUICE_DB_H_
+#define SLUICE_DB_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sluice/iterator.h"
+#include "sluice/options.h"
+#include "sluice/slice.h"
+#include "sluice/snapshot.h"
+#include "sluice/status.h"
+#include "sluice/write_batch.h"
+
+namespace sluice {
+
+class DB {
+ public:
+  // Opens (or, with create_if_missing, creates) the database in directory `path`.
+  static Status Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db);
+
+  DB() = default;
+  DB(const DB&) = delete;
+  DB& operator=(const DB&) = delete;
+  // Closes the database if Close() was not called.
+  virtual ~DB() = default;
+
+  virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& value) = 0;
+  // Deleting a missing key is not an error.
+  virtual Status Delete(const WriteOptions& options, const Slice& key) = 0;
+  // Applies every update of the batch atomically; they become visible together.
+  virtual Status Write(const WriteOptions& options, WriteBatch* batch) = 0;
+
+  // Sets *value to the value of key; NotFound if there is none.
+  virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) = 0;
+
+  // An iterator over the database (initially not Valid: call a Seek first).
+  virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) = 0;
+
+  // A snapshot of the current state, to be passed in ReadOptions; release it with
+  // ReleaseSnapshot. Versions a live snapshot needs are kept by flush and compaction.
+  virtual const Snapshot* GetSnapshot() = 0;
+  virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
+
+  // Writes the current memory component to an L0 SST file and waits until it is done.
+  virtual Status Flush() = 0;
+  // Compacts the key range [*begin, *end] (nullptr: unbounded) down to the last level that holds
+  // data, removing deleted and overwritten versions no snapshot needs.
+  virtual Status CompactRange(const Slice* begin, const Slice* end) = 0;
+
+  // Properties (false if the name is unknown):
+  //   "sluice.stats"                  levels, files, sizes, compaction and stall statistics
+  //   "sluice.num-files-at-level<N>"  number of SST files at level N
+  //   "sluice.memory-usage"           bytes used by the memory components
+  //   "sluice.sstables"               every SST file per level with its key range
+  virtual bool GetProperty(const Slice& property, std::string* value) = 0;
+
+  // Waits for background work to stop, syncs the WAL and releases the directory lock.
+  // Further calls on the DB return an error. Idempotent.
+  virtual Status Close() = 0;
+};
+
+// Removes the database's files and directory.
+Status DestroyDB(const std::string& path, const Options& options);
+
+// Recovers as much data as possible from a damaged database: rebuilds the MANIFEST from the SST
+// files that are readable and replays the WAL files into new SST files. Data in files that
+// cannot be read is lost; unreadable files are moved to a lost/ subdirectory.
+Status RepairDB(const std::string& path, const Options& options);
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_H_

@@ -1,0 +1,112 @@
+// sluice/options.h — options for opening a database, reading and writing.
+//
+// Defaults are chosen for a server-class machine; every size is in bytes. DB::Open validates
+// the options and returns InvalidArgument naming the option when one is out of range.
+
+#ifndef SLUICE_OPTIONS_H_
+#define SLUICE_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace sluice {
+
+class Env;
+class Logger;
+class Snapshot;
+
+// Per-block compression of SST files. A block that does not shrink by at least 1/8 is stored
+// uncompressed.
+enum class CompressionType : unsigned char {
+  kNone = 0,
+  kSnappy = 1,
+  kZstd = 2,
+  kLz4 = 3,
+};
+
+struct Options {
+  // --- Opening ---
+  // Create the database if it is missing.
+  bool create_if_missing = false;
+  // Fail with InvalidArgument if the database already exists.
+  bool error_if_exists = false;
+  // Treat every detected corruption as an error. When false, recovery skips corrupt WAL
+  // records that are safe to skip (and reports them in the LOG) instead of failing.
+  bool paranoid_checks = true;
+  // The operating-system seam; nullptr means Env::Default().
+  Env* env = nullptr;
+  // Where events (flushes, compactions, recovered corruption) are logged; nullptr means a file
+  // named LOG in the database directory.
+  std::shared_ptr<Logger> info_log;
+
+  // --- Memory component ---
+  // Bytes of the whole memory component (every buffer level together); when it is full it
+  // becomes immutable and is flushed to an L0 SST file.
+  size_t write_buffer_size = 64 << 20;
+  // Name of the memory component: "skiplist" (a concurrent lock-free skiplist).
+  std::string memtable = "skiplist";
+  // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at
+  // once; a writer that would exceed it waits for a flush.
+  int max_write_buffer_number = 3;
+
+  // --- SST files ---
+  // Uncompressed bytes of user data per data block.
+  size_t block_size = 4096;
+  // Keys between restart points (full keys) in a data block; the others are prefix-compressed.
+  int block_restart_interval = 16;
+  // Bytes of the shared LRU cache of uncompressed data blocks; 0 disables it.
+  size_t block_cache_size = 32 << 20;
+  // Bloom filter bits per key, one filter per SST file; 0 disables filters.
+  int bloom_bits_per_key = 10;
+  CompressionType compression = CompressionType::kSnappy;
+  // SST files kept open (table readers cached); older ones are closed and reopened on demand.
+  int max_open_files = 1000;
+
+  // --- Compaction ---
+  // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
+  int max_background_jobs = 2;
+  int num_levels = 7;
+  // Number of L0 files that triggers an L0 -> L1 compaction.
+  int level0_file_num_compaction_trigger = 4;
+  // Number of L0 files at which each write is delayed by 1 ms (to let compaction catch up).
+  int level0_slowdown_writes_trigger = 20;
+  // Number of L0 files at which writes wait until compaction brings it below.
+  int level0_stop_writes_trigger = 36;
+  // Target size of compaction output files.
+  uint64_t target_file_size_base = 64ull << 20;
+  // Maximum bytes of level 1; each deeper level may hold max_bytes_for_level_multiplier times
+  // the previous one.
+  uint64_t max_bytes_for_level_base = 256ull << 20;
+  double max_bytes_for_level_multiplier = 10.0;
+
+  // --- Limits ---
+  // Longest key accepted by writes (InvalidArgument beyond).
+  size_t max_key_size = 64 << 10;
+  // Longest value accepted by writes (InvalidArgument beyond).
+  size_t max_value_size = 64 << 20;
+};
+
+struct ReadOptions {
+  // Read at this snapshot (from DB::GetSnapshot); nullptr reads the latest state.
+  const Snapshot* snapshot = nullptr;
+  // Verify the checksum of every block read from disk (blocks are always checked when they are
+  // first loaded into the block cache or when paranoid_checks is set).
+  bool verify_checksums = false;
+  // Keep blocks read by this operation in the block cache.
+  bool fill_cache = true;
+};
+
+struct WriteOptions {
+  // Return only once the write is durable on disk (fdatasync of the WAL; one fdatasync serves
+  // every writer waiting for it). When false, the write has been handed to the operating system
+  // when it is acknowledged: it survives a crash of the process, not of the machine.
+  bool sync = false;
+  // Skip the write-ahead log: the write is lost on any crash unless it was flushed first.
+  bool disable_wal = false;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_OPTIONS_H_

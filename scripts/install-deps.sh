@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every system package sluice needs to build, test and benchmark. Idempotent: packages
+# already present are skipped, so `make test` and `make bench` can call it every time.
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build g++ make pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libsnappy-dev libzstd-dev liblz4-dev libxxhash-dev libisal-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev
+  librocksdb-dev libleveldb-dev
+  python3 python3-pip python3-venv
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; then
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi

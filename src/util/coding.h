@@ -1,0 +1,64 @@
+// util/coding.h — little-endian fixed-width integers and LEB128 varints, as used by every
+// on-disk format of sluice (WAL records, blocks, MANIFEST edits; see docs/formats.md).
+//
+// Decoders never read past the end of their input: Get* functions return false on truncated or
+// malformed input and leave the input Slice unspecified.
+
+#ifndef SLUICE_UTIL_CODING_H_
+#define SLUICE_UTIL_CODING_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "sluice/slice.h"
+
+namespace sluice {
+
+// x86-64 and aarch64 are little-endian; the project builds only there (checked in CMake).
+inline void EncodeFixed16(char* dst, uint16_t v) { std::memcpy(dst, &v, sizeof(v)); }
+inline void EncodeFixed32(char* dst, uint32_t v) { std::memcpy(dst, &v, sizeof(v)); }
+inline void EncodeFixed64(char* dst, uint64_t v) { std::memcpy(dst, &v, sizeof(v)); }
+inline uint16_t DecodeFixed16(const char* p) {
+  uint16_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline uint32_t DecodeFixed32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline uint64_t DecodeFixed64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+void PutFixed32(std::string* dst, uint32_t v);
+void PutFixed64(std::string* dst, uint64_t v);
+void PutVarint32(std::string* dst, uint32_t v);
+void PutVarint64(std::string* dst, uint64_t v);
+// varint32 length followed by the bytes.
+void PutLengthPrefixedSlice(std::string* dst, const Slice& value);
+
+bool GetFixed32(Slice* input, uint32_t* value);
+bool GetFixed64(Slice* input, uint64_t* value);
+bool GetVarint32(Slice* input, uint32_t* value);
+bool GetVarint64(Slice* input, uint64_t* value);
+bool GetLengthPrefixedSlice(Slice* input, Slice* result);
+
+// Bytes of the varint encoding of v.
+int VarintLength(uint64_t v);
+
+// Writes the varint to dst (which has room for 5 / 10 bytes); returns the byte after it.
+char* EncodeVarint32(char* dst, uint32_t v);
+char* EncodeVarint64(char* dst, uint64_t v);
+
+// Parses a varint from [p, limit); returns the byte after it, or nullptr if malformed.
+const char* GetVarint32Ptr(const char* p, const char* limit, uint32_t* value);
+const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value);
+
+}  // namespace sluice
+
+#endif  // SLUICE_UTIL_CODING_H_

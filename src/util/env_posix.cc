@@ -1,0 +1,375 @@
+// util/env_posix.cc — Env::Default(): the POSIX implementation of the OS seam.
+//
+// Every error names the file and carries strerror(errno). Writable files buffer up to 64 KiB in
+// user space; Flush() hands the bytes to the kernel with write(2) (retrying short writes and
+// EINTR); Sync() adds fdatasync(2). File locks use fcntl(F_SETLK) plus a process-local table,
+// because fcntl locks do not exclude a second open from the same process.
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "sluice/env.h"
+
+namespace sluice {
+
+namespace {
+
+Status PosixError(const std::string& context, int err) {
+  if (err == ENOENT) return Status::NotFound(context, std::strerror(err));
+  return Status::IOError(context, std::strerror(err));
+}
+
+class PosixSequentialFile final : public SequentialFile {
+ public:
+  PosixSequentialFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+  ~PosixSequentialFile() override { ::close(fd_); }
+
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::read(fd_, scratch + done, n - done);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(fname_, errno);
+      }
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    *result = Slice(scratch, done);
+    return Status::OK();
+  }
+
+  Status Skip(uint64_t n) override {
+    if (::lseek(fd_, static_cast<off_t>(n), SEEK_CUR) == static_cast<off_t>(-1)) {
+      return PosixError(fname_, errno);
+    }
+    return Status::OK();
+  }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+};
+
+class PosixRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
+  ~PosixRandomAccessFile() override { ::close(fd_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t r =
+          ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        *result = Slice(scratch, 0);
+        return PosixError(fname_, errno);
+      }
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    *result = Slice(scratch, done);
+    return Status::OK();
+  }
+
+ private:
+  const std::string fname_;
+  const int fd_;
+};
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  static constexpr size_t kBufferSize = 64 << 10;
+
+  PosixWritableFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {
+    buf_.reserve(kBufferSize);
+  }
+  ~PosixWritableFile() override {
+    if (fd_ >= 0) Close();
+  }
+
+  Status Append(const Slice& data) override {
+    if (buf_.size() + data.size() <= kBufferSize) {
+      buf_.append(data.data(), data.size());
+      return Status::OK();
+    }
+    Status s = FlushBuffer();
+    if (!s.ok()) return s;
+    if (data.size() <= kBufferSize) {
+      buf_.append(data.data(), data.size());
+      return Status::OK();
+    }
+    return WriteRaw(data.data(), data.size());
+  }
+
+  Status Flush() override { return FlushBuffer(); }
+
+  Status Sync() override {
+    Status s = FlushBuffer();
+    if (!s.ok()) return s;
+    if (::fdatasync(fd_) != 0) return PosixError(fname_, errno);
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status s = FlushBuffer();
+    if (::close(fd_) != 0 && s.ok()) s = PosixError(fname_, errno);
+    fd_ = -1;
+    return s;
+  }
+
+ private:
+  Status FlushBuffer() {
+    if (buf_.empty()) return Status::OK();
+    Status s = WriteRaw(buf_.data(), buf_.size());
+    buf_.clear();
+    return s;
+  }
+
+  Status WriteRaw(const char* p, size_t n) {
+    if (fd_ < 0) return Status::IOError(fname_, "file is closed");
+    while (n > 0) {
+      const ssize_t w = ::write(fd_, p, n);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return PosixError(fname_, errno);
+      }
+      p += w;
+      n -= static_cast<size_t>(w);
+    }
+    return Status::OK();
+  }
+
+  const std::string fname_;
+  int fd_;
+  std::string buf_;
+};
+
+class PosixFileLock final : public FileLock {
+ public:
+  PosixFileLock(int fd, std::string fname) : fd(fd), fname(std::move(fname)) {}
+  const int fd;
+  const std::string fname;
+};
+
+class PosixLogger final : public Logger {
+ public:
+  explicit PosixLogger(int fd) : fd_(fd) {}
+  ~PosixLogger() override { ::close(fd_); }
+
+  void Log(const Slice& message) override {
+    using std::chrono::system_clock;
+    const auto now = system_clock::now();
+    const std::time_t secs = system_clock::to_time_t(now);
+    const auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+        1000000;
+    std::tm tm;
+    localtime_r(&secs, &tm);
+    char prefix[64];
+    const int n = std::snprintf(prefix, sizeof(prefix), "%04d/%02d/%02d-%02d:%02d:%02d.%06d ",
+                                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                                tm.tm_min, tm.tm_sec, static_cast<int>(micros));
+    std::string line(prefix, static_cast<size_t>(n));
+    line.append(message.data(), message.size());
+    if (line.empty() || line.back() != '\n') line.push_back('\n');
+    // One write(2) per line: lines from concurrent threads do not interleave (O_APPEND).
+    ssize_t ignored = ::write(fd_, line.data(), line.size());
+    (void)ignored;
+  }
+
+ private:
+  const int fd_;
+};
+
+class PosixEnv final : public Env {
+ public:
+  Status NewSequentialFile(const std::string& fname,
+                           std::unique_ptr<SequentialFile>* result) override {
+    const int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError(fname, errno);
+    *result = std::make_unique<PosixSequentialFile>(fname, fd);
+    return Status::OK();
+  }
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             std::unique_ptr<RandomAccessFile>* result) override {
+    const int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError(fname, errno);
+    *result = std::make_unique<PosixRandomAccessFile>(fname, fd);
+    return Status::OK();
+  }
+
+  Status NewWritableFile(const std::string& fname,
+                         std::unique_ptr<WritableFile>* result) override {
+    const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError(fname, errno);
+    *result = std::make_unique<PosixWritableFile>(fname, fd);
+    return Status::OK();
+  }
+
+  Status NewAppendableFile(const std::string& fname,
+                           std::unique_ptr<WritableFile>* result) override {
+    const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError(fname, errno);
+    *result = std::make_unique<PosixWritableFile>(fname, fd);
+    return Status::OK();
+  }
+
+  bool FileExists(const std::string& fname) override { return ::access(fname.c_str(), F_OK) == 0; }
+
+  Status GetChildren(const std::string& dir, std::vector<std::string>* result) override {
+    result->clear();
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return PosixError(dir, errno);
+    while (struct dirent* entry = ::readdir(d)) {
+      if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+      result->emplace_back(entry->d_name);
+    }
+    ::closedir(d);
+    return Status::OK();
+  }
+
+  Status RemoveFile(const std::string& fname) override {
+    if (::unlink(fname.c_str()) != 0) return PosixError(fname, errno);
+    return Status::OK();
+  }
+
+  Status CreateDirIfMissing(const std::string& dir) override {
+    if (::mkdir(dir.c_str(), 0755) == 0) return Status::OK();
+    const int err = errno;
+    struct stat st;
+    if (err == EEXIST && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      return Status::OK();
+    }
+    if (err == EEXIST) return Status::IOError(dir, "exists and is not a directory");
+    return PosixError(dir, err);
+  }
+
+  Status RemoveDir(const std::string& dir) override {
+    if (::rmdir(dir.c_str()) != 0) return PosixError(dir, errno);
+    return Status::OK();
+  }
+
+  Status GetFileSize(const std::string& fname, uint64_t* size) override {
+    struct stat st;
+    if (::stat(fname.c_str(), &st) != 0) {
+      *size = 0;
+      return PosixError(fname, errno);
+    }
+    *size = static_cast<uint64_t>(st.st_size);
+    return Status::OK();
+  }
+
+  Status RenameFile(const std::string& src, const std::string& target) override {
+    if (::rename(src.c_str(), target.c_str()) != 0) return PosixError(src, errno);
+    return Status::OK();
+  }
+
+  Status SyncDir(const std::string& dir) override {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return PosixError(dir, errno);
+    Status s;
+    if (::fsync(fd) != 0) s = PosixError(dir, errno);
+    ::close(fd);
+    return s;
+  }
+
+  Status TruncateFile(const std::string& fname, uint64_t size) override {
+    if (::truncate(fname.c_str(), static_cast<off_t>(size)) != 0) return PosixError(fname, errno);
+    return Status::OK();
+  }
+
+  Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override {
+    {
+      std::lock_guard<std::mutex> l(locks_mu_);
+      if (!locked_.insert(fname).second) {
+        return Status::Busy(fname, "lock already held by this process (is the DB open?)");
+      }
+    }
+    const int fd = ::open(fname.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      const int err = errno;
+      Unregister(fname);
+      return PosixError(fname, err);
+    }
+    struct flock f;
+    std::memset(&f, 0, sizeof(f));
+    f.l_type = F_WRLCK;
+    f.l_whence = SEEK_SET;
+    if (::fcntl(fd, F_SETLK, &f) != 0) {
+      const int err = errno;
+      ::close(fd);
+      Unregister(fname);
+      if (err == EACCES || err == EAGAIN) {
+        return Status::Busy(fname, "lock held by another process (is the DB open elsewhere?)");
+      }
+      return PosixError(fname, err);
+    }
+    *lock = std::make_unique<PosixFileLock>(fd, fname);
+    return Status::OK();
+  }
+
+  Status UnlockFile(std::unique_ptr<FileLock> lock) override {
+    auto* l = static_cast<PosixFileLock*>(lock.get());
+    struct flock f;
+    std::memset(&f, 0, sizeof(f));
+    f.l_type = F_UNLCK;
+    f.l_whence = SEEK_SET;
+    Status s;
+    if (::fcntl(l->fd, F_SETLK, &f) != 0) s = PosixError(l->fname, errno);
+    ::close(l->fd);
+    Unregister(l->fname);
+    return s;
+  }
+
+  Status NewLogger(const std::string& fname, std::shared_ptr<Logger>* result) override {
+    const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError(fname, errno);
+    *result = std::make_shared<PosixLogger>(fd);
+    return Status::OK();
+  }
+
+  uint64_t NowMicros() override {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
+  }
+
+  void SleepForMicroseconds(int micros) override {
+    std::this_thread::sleep_for(std::chrono::microseconds(micros));
+  }
+
+ private:
+  void Unregister(const std::string& fname) {
+    std::lock_guard<std::mutex> l(locks_mu_);
+    locked_.erase(fname);
+  }
+
+  std::mutex locks_mu_;
+  std::set<std::string> locked_;  // guarded by locks_mu_
+};
+
+}  // namespace
+
+Env* Env::Default() {
+  static Env* env = new PosixEnv;  // never destroyed: used until the very end of the process
+  return env;
+}
+
+}  // namespace sluice

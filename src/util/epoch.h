@@ -1,0 +1,61 @@
+// util/epoch.h — epoch-based memory reclamation (EBR), the only way sluice frees memory that a
+// concurrent reader may still be looking at (memory components, version bundles, replaced
+// values, skiplist garbage).
+//
+// Readers bracket their access with an EpochGuard. A writer that unlinks an object hands it to
+// Retire(); the object is destroyed only after every critical section that could have seen it
+// has ended. One process-wide manager serves every DB.
+//
+// Protocol (global epoch G, each thread announces the G it saw on entry, or idle):
+//   * Enter: local = G (seq_cst store), then a seq_cst fence, then the reads. Exit: local = idle
+//     (release store, so everything read inside happens-before a reclaimer that sees idle).
+//   * G may advance from g to g+1 only when every thread in a critical section has local == g.
+//     So while a thread stays inside with local == e, G <= e + 1.
+//   * An object retired when G == r was unlinked before; a reader that entered later cannot
+//     reach it (Dekker: unlink-store / fence / scan vs. announce-store / fence / load). It is
+//     freed once G >= r + 2, which implies every section that announced <= r has exited.
+// Retired callbacks run on a background reclaimer thread (never inside the caller's locks) or
+// inside DrainAll(); they must not call DrainAll() or Synchronize() themselves.
+
+#ifndef SLUICE_UTIL_EPOCH_H_
+#define SLUICE_UTIL_EPOCH_H_
+
+#include <cstdint>
+
+namespace sluice::epoch {
+
+// Enters / leaves a critical section of the calling thread. Nests.
+void Enter();
+void Exit();
+
+// Calls deleter(p) once no critical section that might have seen p is still running.
+void Retire(void* p, void (*deleter)(void*));
+
+template <typename T>
+void RetireDelete(T* p) {
+  Retire(p, [](void* q) { delete static_cast<T*>(q); });
+}
+
+// Waits until every critical section running at the time of the call has ended.
+// REQUIRES: the caller is not inside a critical section.
+void Synchronize();
+
+// Synchronize(), then runs every callback retired before the call and waits for callbacks that
+// the background thread is running. REQUIRES: the caller is not inside a critical section.
+void DrainAll();
+
+// Number of retired objects not yet freed (for statistics and tests).
+uint64_t PendingCount();
+
+// RAII critical section.
+class Guard {
+ public:
+  Guard() { Enter(); }
+  ~Guard() { Exit(); }
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+};
+
+}  // namespace sluice::epoch
+
+#endif  // SLUICE_UTIL_EPOCH_H_
