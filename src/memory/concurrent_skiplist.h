@@ -1,0 +1,250 @@
+// memory/concurrent_skiplist.h — a lock-free skiplist that many threads insert into at once
+// while others read, with no lock anywhere.
+//
+// Keys are opaque byte strings owned by the list's nodes (AllocateKey, fill, Insert) and
+// ordered by Cmp, a functor `int operator()(const char* a, const char* b) const`. Nodes are
+// allocated from a ConcurrentArena and never removed or freed individually: the whole list goes
+// away with its arena. That makes reads simple: a reader follows next pointers with acquire
+// loads and can never meet freed memory.
+//
+// Node layout (one arena allocation, 8-byte aligned):
+//     [next(h-1)] ... [next(1)] [next(0)] [Node: height] [key bytes ...]
+// so a key pointer leads back to its node and tower in O(1).
+//
+// Invariants and memory ordering:
+//   * Each level is a sorted singly linked list; level i+1's nodes are a subset of level i's.
+//   * A node is linked bottom-up, each level by one CAS on the predecessor's next pointer. The
+//     new node's own next pointer is written (relaxed) before that CAS, and the CAS is a
+//     release, so a reader that acquires the pointer to the node sees its key and next pointers.
+//   * A node becomes a member of the set when it is linked at level 0; links at higher levels
+//     only speed up searches. A failed CAS means a concurrent insert changed the neighbourhood:
+//     the splice for that level is recomputed from the old predecessor (still a lower bound,
+//     since nothing is ever removed).
+//   * Two inserts of equal keys race at level 0: one CAS wins, the other sees the equal key
+//     when it recomputes its splice and gives up (Insert returns false).
+//   * max_height_ only grows (CAS); a reader that sees a stale, smaller value searches from a
+//     lower level, which is still correct.
+
+#ifndef SLUICE_MEMORY_CONCURRENT_SKIPLIST_H_
+#define SLUICE_MEMORY_CONCURRENT_SKIPLIST_H_
+
+#include <atomic>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "util/arena.h"
+#include "util/random.h"
+
+namespace sluice {
+
+template <typename Cmp>
+class ConcurrentSkipList {
+ private:
+  struct Node;
+
+ public:
+  static constexpr int kMaxHeight = 20;
+  static constexpr unsigned kBranching = 4;
+
+  ConcurrentSkipList(Cmp cmp, ConcurrentArena* arena)
+      : cmp_(cmp), arena_(arena), head_(AllocateNode(0, kMaxHeight)) {
+    for (int i = 0; i < kMaxHeight; i++) head_->SetNextRelaxed(i, nullptr);
+  }
+  ConcurrentSkipList(const ConcurrentSkipList&) = delete;
+  ConcurrentSkipList& operator=(const ConcurrentSkipList&) = delete;
+
+  // Returns room for a key of key_size bytes inside a new node with a random height. Fill it,
+  // then pass the pointer to Insert(). Thread-safe.
+  char* AllocateKey(size_t key_size) {
+    return const_cast<char*>(AllocateNode(key_size, RandomHeight())->Key());
+  }
+
+  // Links the node of `key` (from AllocateKey). Returns false, leaving the node unused, if an
+  // equal key is already in the list. Thread-safe, lock-free.
+  bool Insert(const char* key) {
+    Node* x = Node::FromKey(key);
+    const int height = x->height;
+    // Raise the list's height if needed (relaxed: see the file comment).
+    int max_height = max_height_.load(std::memory_order_relaxed);
+    while (height > max_height) {
+      if (max_height_.compare_exchange_weak(max_height, height, std::memory_order_relaxed)) {
+        max_height = height;
+        break;
+      }
+    }
+    Node* prev[kMaxHeight];
+    Node* next[kMaxHeight];
+    Node* before = head_;
+    for (int level = max_height - 1; level >= 0; level--) {
+      FindSpliceForLevel(key, before, level, &prev[level], &next[level]);
+      before = prev[level];
+    }
+    for (int level = 0; level < height; level++) {
+      for (;;) {
+        if (level == 0 && next[0] != nullptr && cmp_(next[0]->Key(), key) == 0) {
+          return false;  // an equal key won the race (or was there before)
+        }
+        x->SetNextRelaxed(level, next[level]);
+        if (prev[level]->CasNext(level, next[level], x)) break;
+        FindSpliceForLevel(key, prev[level], level, &prev[level], &next[level]);
+      }
+    }
+    return true;
+  }
+
+  bool Contains(const char* key) const {
+    Node* x = FindGreaterOrEqual(key);
+    return x != nullptr && cmp_(key, x->Key()) == 0;
+  }
+
+  // Iterates over the list; valid as long as the list is. Not thread-safe itself, but any
+  // number of iterators may run concurrently with inserts.
+  class Iterator {
+   public:
+    explicit Iterator(const ConcurrentSkipList* list) : list_(list), node_(nullptr) {}
+    bool Valid() const { return node_ != nullptr; }
+    const char* key() const {
+      assert(Valid());
+      return node_->Key();
+    }
+    void Next() {
+      assert(Valid());
+      node_ = node_->Next(0);
+    }
+    void Prev() {
+      assert(Valid());
+      node_ = list_->FindLessThan(node_->Key());
+      if (node_ == list_->head_) node_ = nullptr;
+    }
+    void Seek(const char* target) { node_ = list_->FindGreaterOrEqual(target); }
+    // Last key <= target.
+    void SeekForPrev(const char* target) {
+      Seek(target);
+      if (!Valid()) {
+        SeekToLast();
+      }
+      while (Valid() && list_->cmp_(target, node_->Key()) < 0) Prev();
+    }
+    void SeekToFirst() { node_ = list_->head_->Next(0); }
+    void SeekToLast() {
+      node_ = list_->FindLast();
+      if (node_ == list_->head_) node_ = nullptr;
+    }
+
+   private:
+    const ConcurrentSkipList* list_;
+    Node* node_;
+  };
+
+ private:
+  struct Node {
+    uint32_t height;
+    uint32_t unused;
+
+    static Node* FromKey(const char* key) {
+      return reinterpret_cast<Node*>(const_cast<char*>(key) - sizeof(Node));
+    }
+    const char* Key() const { return reinterpret_cast<const char*>(this) + sizeof(Node); }
+    std::atomic<Node*>* Slot(int level) {
+      assert(level < static_cast<int>(height));
+      return reinterpret_cast<std::atomic<Node*>*>(this) - (level + 1);
+    }
+    // acquire: pairs with the release CAS that linked the successor.
+    Node* Next(int level) { return Slot(level)->load(std::memory_order_acquire); }
+    // relaxed: the node is not reachable yet; the linking CAS publishes this store.
+    void SetNextRelaxed(int level, Node* x) { Slot(level)->store(x, std::memory_order_relaxed); }
+    bool CasNext(int level, Node* expected, Node* x) {
+      // release: publishes x's key and tower to readers that acquire the pointer.
+      return Slot(level)->compare_exchange_strong(expected, x, std::memory_order_release,
+                                                  std::memory_order_relaxed);
+    }
+  };
+
+  Node* AllocateNode(size_t key_size, int height) {
+    const size_t tower = sizeof(std::atomic<Node*>) * static_cast<size_t>(height);
+    char* mem = arena_->Allocate(tower + sizeof(Node) + key_size);
+    Node* node = reinterpret_cast<Node*>(mem + tower);
+    node->height = static_cast<uint32_t>(height);
+    node->unused = 0;
+    return node;
+  }
+
+  static int RandomHeight() {
+    thread_local Random rnd(0xdecafbadull ^ reinterpret_cast<uintptr_t>(&rnd));
+    int height = 1;
+    while (height < kMaxHeight && rnd.OneIn(kBranching)) height++;
+    return height;
+  }
+
+  // Sets *out_prev to the last node at `level` (starting from `before`, which must be less
+  // than key) whose key is < key, and *out_next to its successor (>= key, or null).
+  void FindSpliceForLevel(const char* key, Node* before, int level, Node** out_prev,
+                          Node** out_next) const {
+    Node* x = before;
+    for (;;) {
+      Node* next = x->Next(level);
+      if (next == nullptr || cmp_(next->Key(), key) >= 0) {
+        *out_prev = x;
+        *out_next = next;
+        return;
+      }
+      x = next;
+    }
+  }
+
+  Node* FindGreaterOrEqual(const char* key) const {
+    Node* x = head_;
+    int level = max_height_.load(std::memory_order_relaxed) - 1;
+    for (;;) {
+      Node* next = x->Next(level);
+      if (next != nullptr && cmp_(next->Key(), key) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return next;
+      } else {
+        level--;
+      }
+    }
+  }
+
+  Node* FindLessThan(const char* key) const {
+    Node* x = head_;
+    int level = max_height_.load(std::memory_order_relaxed) - 1;
+    for (;;) {
+      Node* next = x->Next(level);
+      if (next != nullptr && cmp_(next->Key(), key) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return x;
+      } else {
+        level--;
+      }
+    }
+  }
+
+  Node* FindLast() const {
+    Node* x = head_;
+    int level = max_height_.load(std::memory_order_relaxed) - 1;
+    for (;;) {
+      Node* next = x->Next(level);
+      if (next != nullptr) {
+        x = next;
+      } else if (level == 0) {
+        return x;
+      } else {
+        level--;
+      }
+    }
+  }
+
+  const Cmp cmp_;
+  ConcurrentArena* const arena_;
+  Node* const head_;
+  std::atomic<int> max_height_{1};
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_MEMORY_CONCURRENT_SKIPLIST_H_

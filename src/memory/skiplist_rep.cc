@@ -1,0 +1,77 @@
+// memory/skiplist_rep.cc — see skiplist_rep.h.
+
+#include "memory/skiplist_rep.h"
+
+#include <algorithm>
+
+namespace sluice {
+
+namespace {
+
+// Adapts the skiplist iterator to the engine's InternalIterator (keys are internal keys).
+class SkipListRepIterator final : public InternalIterator {
+ public:
+  explicit SkipListRepIterator(const SkipListRep::List* list) : iter_(list) {}
+
+  bool Valid() const override { return iter_.Valid(); }
+  void SeekToFirst() override { iter_.SeekToFirst(); }
+  void SeekToLast() override { iter_.SeekToLast(); }
+  void Seek(const Slice& target) override {
+    EncodeLookupEntryFromInternalKey(&scratch_, target);
+    iter_.Seek(scratch_.data());
+  }
+  void Next() override { iter_.Next(); }
+  void Prev() override { iter_.Prev(); }
+  Slice key() const override { return EntryInternalKey(iter_.key()); }
+  Slice value() const override { return EntryValue(iter_.key()); }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  SkipListRep::List::Iterator iter_;
+  std::string scratch_;
+};
+
+}  // namespace
+
+size_t ArenaBlockSizeFor(size_t write_buffer_size) {
+  return std::clamp<size_t>(write_buffer_size / 16, 64 << 10, 4 << 20);
+}
+
+SkipListRep::SkipListRep(size_t write_buffer_size)
+    : arena_(ArenaBlockSizeFor(write_buffer_size)), list_(EntryComparator(), &arena_) {}
+
+void SkipListRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value) {
+  const size_t size = EncodedEntrySize(key, value);
+  char* entry = list_.AllocateKey(size);
+  EncodeEntry(entry, seq, type, key, value);
+  const bool inserted = list_.Insert(entry);
+  assert(inserted);  // (key, seq) pairs are unique by contract
+  (void)inserted;
+  entries_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool SkipListRep::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
+  thread_local std::string lookup;
+  EncodeLookupEntry(&lookup, key, read_seq);
+  List::Iterator it(&list_);
+  it.Seek(lookup.data());
+  if (!it.Valid()) return false;
+  const Slice ikey = EntryInternalKey(it.key());
+  if (ExtractUserKey(ikey) != key) return false;
+  const uint64_t trailer = ExtractTrailer(ikey);
+  result->sequence = trailer >> 8;
+  result->type = static_cast<ValueType>(trailer & 0xff);
+  if (result->type == kTypeValue) {
+    const Slice v = EntryValue(it.key());
+    result->value.assign(v.data(), v.size());
+  } else {
+    result->value.clear();
+  }
+  return true;
+}
+
+std::unique_ptr<InternalIterator> SkipListRep::NewIterator() {
+  return std::make_unique<SkipListRepIterator>(&list_);
+}
+
+}  // namespace sluice

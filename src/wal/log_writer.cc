@@ -1,0 +1,140 @@
+// wal/log_writer.cc — see log_writer.h for the protocol.
+
+#include "wal/log_writer.h"
+
+#include <vector>
+
+#include "wal/log_format.h"
+
+namespace sluice::log {
+
+Writer::Writer(std::unique_ptr<WritableFile> file, std::string fname, uint64_t initial_size)
+    : fname_(std::move(fname)),
+      file_(std::move(file)),
+      reserved_(initial_size),
+      written_(initial_size),
+      synced_(initial_size) {}
+
+Writer::~Writer() {
+  if (!closed_) Close();
+}
+
+Status Writer::Reserve(size_t payload_size, const std::function<void()>& on_reserve,
+                       Reservation* r) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (!error_.ok()) return error_;
+  if (sealed_ || closed_) return Status::Busy(fname_, "log is sealed");
+  r->start = reserved_;
+  r->end = PhysicalEnd(reserved_, payload_size);
+  reserved_ = r->end;
+  if (on_reserve) on_reserve();
+  return Status::OK();
+}
+
+Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
+  std::string bytes;
+  bytes.reserve(r.end - r.start);
+  EncodePhysical(r.start, payload, &bytes);
+
+  std::unique_lock<std::mutex> l(mu_);
+  filled_.emplace(r.start, Filled{r.end, &bytes});
+  if (sync && r.end > sync_wanted_) sync_wanted_ = r.end;
+  for (;;) {
+    if (!error_.ok()) {
+      filled_.erase(r.start);  // no-op if an I/O round already took it
+      return error_;
+    }
+    if (written_ >= r.end && (!sync || synced_ >= r.end)) return Status::OK();
+    if (io_busy_) {
+      cv_.wait(l);
+      continue;
+    }
+    // Take the I/O role: collect every contiguous filled range starting at written_.
+    std::vector<const std::string*> chunks;
+    uint64_t end = written_;
+    for (auto it = filled_.find(end); it != filled_.end(); it = filled_.find(end)) {
+      chunks.push_back(it->second.bytes);
+      end = it->second.end;
+      filled_.erase(it);
+    }
+    const bool do_sync = sync_wanted_ > synced_ && end > synced_;
+    if (chunks.empty() && !do_sync) {
+      cv_.wait(l);  // our predecessors have not filled yet; their Commit will wake us
+      continue;
+    }
+    io_busy_ = true;
+    l.unlock();
+    Status s;
+    for (const std::string* c : chunks) {
+      s = file_->Append(*c);
+      if (!s.ok()) break;
+    }
+    if (s.ok()) s = file_->Flush();
+    if (s.ok() && do_sync) s = file_->Sync();
+    l.lock();
+    io_busy_ = false;
+    if (s.ok()) {
+      written_ = end;
+      if (do_sync) synced_ = end;
+    } else {
+      error_ = s;
+    }
+    cv_.notify_all();
+  }
+}
+
+Status Writer::AddRecord(const Slice& payload, bool sync) {
+  Reservation r;
+  Status s = Reserve(payload.size(), nullptr, &r);
+  if (!s.ok()) return s;
+  return Commit(r, payload, sync);
+}
+
+Status Writer::Sync() {
+  std::unique_lock<std::mutex> l(mu_);
+  // Wait for in-flight I/O, then sync under the I/O role so no append runs concurrently.
+  while (io_busy_) cv_.wait(l);
+  if (!error_.ok()) return error_;
+  if (synced_ >= written_) return Status::OK();
+  io_busy_ = true;
+  const uint64_t target = written_;
+  l.unlock();
+  Status s = file_->Sync();
+  l.lock();
+  io_busy_ = false;
+  if (s.ok()) {
+    if (target > synced_) synced_ = target;
+  } else {
+    error_ = s;
+  }
+  cv_.notify_all();
+  return s;
+}
+
+void Writer::Seal() {
+  std::lock_guard<std::mutex> l(mu_);
+  sealed_ = true;
+}
+
+bool Writer::sealed() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return sealed_;
+}
+
+Status Writer::Close() {
+  std::unique_lock<std::mutex> l(mu_);
+  while (io_busy_) cv_.wait(l);
+  if (closed_) return error_;
+  closed_ = true;
+  sealed_ = true;
+  Status s = file_->Close();
+  if (error_.ok() && !s.ok()) error_ = s;
+  return error_;
+}
+
+uint64_t Writer::ReservedSize() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return reserved_;
+}
+
+}  // namespace sluice::log
