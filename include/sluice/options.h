@@ -51,6 +51,12 @@ struct Options {
   // once; a writer that would exceed it waits for a flush.
   int max_write_buffer_number = 3;
 
+  // Snapshots and iterators (which take an implicit snapshot) include every write that had
+  // completed when they were created, waiting for writes still in flight below that point
+  // (linearizable). When false they never wait and read a consistent (serializable) state that
+  // may miss writes other threads completed just before (cLSM's snapshots).
+  bool linearizable_snapshots = true;
+
   // --- SST files ---
   // Uncompressed bytes of user data per data block.
   size_t block_size = 4096;

@@ -34,7 +34,7 @@ class SkipListRepIterator final : public InternalIterator {
 }  // namespace
 
 size_t ArenaBlockSizeFor(size_t write_buffer_size) {
-  return std::clamp<size_t>(write_buffer_size / 16, 64 << 10, 4 << 20);
+  return std::clamp<size_t>(write_buffer_size / 16, 1 << 10, 4 << 20);
 }
 
 SkipListRep::SkipListRep(size_t write_buffer_size)

@@ -21,8 +21,8 @@ size_t ShardCount() {
 }  // namespace
 
 ConcurrentArena::ConcurrentArena(size_t block_size)
-    : block_size_(std::max<size_t>(block_size, 4096)),
-      chunk_size_(std::max<size_t>(block_size_ / 8, 1024)),
+    : block_size_(std::max<size_t>(block_size, 1024)),
+      chunk_size_(std::max<size_t>(block_size_ / 8, 256)),
       shards_(new Shard[ShardCount()]),
       shard_mask_(ShardCount() - 1) {
   memory_usage_.store(sizeof(*this) + (shard_mask_ + 1) * sizeof(Shard), std::memory_order_relaxed);

@@ -1,0 +1,127 @@
+/* sluice/c.h — the C API of sluice, for bindings in other languages.
+ *
+ * Conventions (those of LevelDB's C API):
+ *   - Objects are opaque pointers created by *_create / sluice_open and freed by the matching
+ *     *_destroy / sluice_close.
+ *   - Functions that can fail take `char** errptr`. On success *errptr is left unchanged; on
+ *     failure it is set to a malloc()ed message ("IO error: ...", "Corruption: ...",
+ *     "Invalid argument: ...", "Busy: ...") that the caller frees with sluice_free(). Set
+ *     *errptr to NULL before the call; a non-NULL *errptr is freed and replaced.
+ *   - Keys and values are byte arrays with explicit lengths (they may contain zero bytes).
+ *   - Returned buffers (sluice_get, sluice_property_value) are malloc()ed: free them with
+ *     sluice_free().
+ */
+
+#ifndef SLUICE_C_H_
+#define SLUICE_C_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sluice_t sluice_t;
+typedef struct sluice_options_t sluice_options_t;
+typedef struct sluice_readoptions_t sluice_readoptions_t;
+typedef struct sluice_writeoptions_t sluice_writeoptions_t;
+typedef struct sluice_writebatch_t sluice_writebatch_t;
+typedef struct sluice_iterator_t sluice_iterator_t;
+typedef struct sluice_snapshot_t sluice_snapshot_t;
+
+enum {
+  sluice_no_compression = 0,
+  sluice_snappy_compression = 1,
+  sluice_zstd_compression = 2,
+  sluice_lz4_compression = 3
+};
+
+/* --- database --- */
+sluice_t* sluice_open(const sluice_options_t* options, const char* name, char** errptr);
+void sluice_close(sluice_t* db);
+void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                size_t keylen, const char* val, size_t vallen, char** errptr);
+void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                   size_t keylen, char** errptr);
+void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_writebatch_t* batch,
+                  char** errptr);
+/* Returns the value (malloc()ed, *vallen set), or NULL with *errptr unchanged if the key is
+ * missing, or NULL with *errptr set on error. */
+char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key,
+                 size_t keylen, size_t* vallen, char** errptr);
+sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options);
+const sluice_snapshot_t* sluice_create_snapshot(sluice_t* db);
+void sluice_release_snapshot(sluice_t* db, const sluice_snapshot_t* snapshot);
+/* NULL if the property is unknown. */
+char* sluice_property_value(sluice_t* db, const char* propname);
+void sluice_flush(sluice_t* db, char** errptr);
+/* NULL start/limit: unbounded. */
+void sluice_compact_range(sluice_t* db, const char* start_key, size_t start_key_len,
+                          const char* limit_key, size_t limit_key_len, char** errptr);
+void sluice_destroy_db(const sluice_options_t* options, const char* name, char** errptr);
+void sluice_repair_db(const sluice_options_t* options, const char* name, char** errptr);
+
+/* --- iterator --- */
+void sluice_iter_destroy(sluice_iterator_t* iter);
+unsigned char sluice_iter_valid(const sluice_iterator_t* iter);
+void sluice_iter_seek_to_first(sluice_iterator_t* iter);
+void sluice_iter_seek_to_last(sluice_iterator_t* iter);
+void sluice_iter_seek(sluice_iterator_t* iter, const char* k, size_t klen);
+void sluice_iter_seek_for_prev(sluice_iterator_t* iter, const char* k, size_t klen);
+void sluice_iter_next(sluice_iterator_t* iter);
+void sluice_iter_prev(sluice_iterator_t* iter);
+/* Valid until the iterator moves. */
+const char* sluice_iter_key(const sluice_iterator_t* iter, size_t* klen);
+const char* sluice_iter_value(const sluice_iterator_t* iter, size_t* vlen);
+void sluice_iter_get_error(const sluice_iterator_t* iter, char** errptr);
+
+/* --- write batch --- */
+sluice_writebatch_t* sluice_writebatch_create(void);
+void sluice_writebatch_destroy(sluice_writebatch_t* batch);
+void sluice_writebatch_clear(sluice_writebatch_t* batch);
+void sluice_writebatch_put(sluice_writebatch_t* batch, const char* key, size_t klen,
+                           const char* val, size_t vlen);
+void sluice_writebatch_delete(sluice_writebatch_t* batch, const char* key, size_t klen);
+int sluice_writebatch_count(const sluice_writebatch_t* batch);
+
+/* --- options --- */
+sluice_options_t* sluice_options_create(void);
+void sluice_options_destroy(sluice_options_t* options);
+void sluice_options_set_create_if_missing(sluice_options_t* options, unsigned char v);
+void sluice_options_set_error_if_exists(sluice_options_t* options, unsigned char v);
+void sluice_options_set_paranoid_checks(sluice_options_t* options, unsigned char v);
+void sluice_options_set_write_buffer_size(sluice_options_t* options, size_t v);
+void sluice_options_set_memtable(sluice_options_t* options, const char* name);
+void sluice_options_set_max_write_buffer_number(sluice_options_t* options, int v);
+void sluice_options_set_block_size(sluice_options_t* options, size_t v);
+void sluice_options_set_block_cache_size(sluice_options_t* options, size_t v);
+void sluice_options_set_bloom_bits_per_key(sluice_options_t* options, int v);
+void sluice_options_set_compression(sluice_options_t* options, int v);
+void sluice_options_set_max_background_jobs(sluice_options_t* options, int v);
+void sluice_options_set_max_open_files(sluice_options_t* options, int v);
+void sluice_options_set_max_key_size(sluice_options_t* options, size_t v);
+void sluice_options_set_max_value_size(sluice_options_t* options, size_t v);
+
+sluice_readoptions_t* sluice_readoptions_create(void);
+void sluice_readoptions_destroy(sluice_readoptions_t* options);
+void sluice_readoptions_set_verify_checksums(sluice_readoptions_t* options, unsigned char v);
+void sluice_readoptions_set_fill_cache(sluice_readoptions_t* options, unsigned char v);
+void sluice_readoptions_set_snapshot(sluice_readoptions_t* options,
+                                     const sluice_snapshot_t* snapshot);
+
+sluice_writeoptions_t* sluice_writeoptions_create(void);
+void sluice_writeoptions_destroy(sluice_writeoptions_t* options);
+void sluice_writeoptions_set_sync(sluice_writeoptions_t* options, unsigned char v);
+void sluice_writeoptions_set_disable_wal(sluice_writeoptions_t* options, unsigned char v);
+
+/* --- misc --- */
+void sluice_free(void* ptr);
+int sluice_major_version(void);
+int sluice_minor_version(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SLUICE_C_H_ */

@@ -1,0 +1,256 @@
+// db/c.cc — the C API (include/sluice/c.h): thin wrappers over the C++ API. No C++ exception
+// or object crosses it; errors become malloc()ed messages.
+
+#include "sluice/c.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "sluice/db.h"
+
+using sluice::DB;
+using sluice::Iterator;
+using sluice::Options;
+using sluice::ReadOptions;
+using sluice::Slice;
+using sluice::Snapshot;
+using sluice::Status;
+using sluice::WriteBatch;
+using sluice::WriteOptions;
+
+struct sluice_t {
+  std::unique_ptr<DB> rep;
+};
+struct sluice_options_t {
+  Options rep;
+};
+struct sluice_readoptions_t {
+  ReadOptions rep;
+};
+struct sluice_writeoptions_t {
+  WriteOptions rep;
+};
+struct sluice_writebatch_t {
+  WriteBatch rep;
+};
+struct sluice_iterator_t {
+  std::unique_ptr<Iterator> rep;
+};
+struct sluice_snapshot_t {
+  const Snapshot* rep;
+};
+
+namespace {
+
+char* CopyString(const std::string& s) {
+  char* result = static_cast<char*>(std::malloc(s.size() + 1));
+  if (result == nullptr) return nullptr;
+  std::memcpy(result, s.data(), s.size());
+  result[s.size()] = '\0';
+  return result;
+}
+
+bool SaveError(char** errptr, const Status& s) {
+  if (s.ok()) return false;
+  if (errptr != nullptr) {
+    std::free(*errptr);
+    *errptr = CopyString(s.ToString());
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+sluice_t* sluice_open(const sluice_options_t* options, const char* name, char** errptr) {
+  if (options == nullptr || name == nullptr) {
+    SaveError(errptr, Status::InvalidArgument("sluice_open: options and name are required"));
+    return nullptr;
+  }
+  std::unique_ptr<DB> db;
+  if (SaveError(errptr, DB::Open(options->rep, name, &db))) return nullptr;
+  auto* result = new sluice_t;
+  result->rep = std::move(db);
+  return result;
+}
+
+void sluice_close(sluice_t* db) { delete db; }
+
+void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                size_t keylen, const char* val, size_t vallen, char** errptr) {
+  SaveError(errptr, db->rep->Put(options->rep, Slice(key, keylen), Slice(val, vallen)));
+}
+
+void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                   size_t keylen, char** errptr) {
+  SaveError(errptr, db->rep->Delete(options->rep, Slice(key, keylen)));
+}
+
+void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_writebatch_t* batch,
+                  char** errptr) {
+  SaveError(errptr, db->rep->Write(options->rep, &batch->rep));
+}
+
+char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key,
+                 size_t keylen, size_t* vallen, char** errptr) {
+  std::string value;
+  Status s = db->rep->Get(options->rep, Slice(key, keylen), &value);
+  if (s.ok()) {
+    *vallen = value.size();
+    return CopyString(value);
+  }
+  *vallen = 0;
+  if (!s.IsNotFound()) SaveError(errptr, s);
+  return nullptr;
+}
+
+sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options) {
+  auto* result = new sluice_iterator_t;
+  result->rep = db->rep->NewIterator(options->rep);
+  return result;
+}
+
+const sluice_snapshot_t* sluice_create_snapshot(sluice_t* db) {
+  auto* result = new sluice_snapshot_t;
+  result->rep = db->rep->GetSnapshot();
+  return result;
+}
+
+void sluice_release_snapshot(sluice_t* db, const sluice_snapshot_t* snapshot) {
+  if (snapshot == nullptr) return;
+  db->rep->ReleaseSnapshot(snapshot->rep);
+  delete snapshot;
+}
+
+char* sluice_property_value(sluice_t* db, const char* propname) {
+  std::string value;
+  if (!db->rep->GetProperty(propname, &value)) return nullptr;
+  return CopyString(value);
+}
+
+void sluice_flush(sluice_t* db, char** errptr) { SaveError(errptr, db->rep->Flush()); }
+
+void sluice_compact_range(sluice_t* db, const char* start_key, size_t start_key_len,
+                          const char* limit_key, size_t limit_key_len, char** errptr) {
+  Slice a, b;
+  if (start_key != nullptr) a = Slice(start_key, start_key_len);
+  if (limit_key != nullptr) b = Slice(limit_key, limit_key_len);
+  SaveError(errptr, db->rep->CompactRange(start_key != nullptr ? &a : nullptr,
+                                          limit_key != nullptr ? &b : nullptr));
+}
+
+void sluice_destroy_db(const sluice_options_t* options, const char* name, char** errptr) {
+  SaveError(errptr, sluice::DestroyDB(name, options->rep));
+}
+
+void sluice_repair_db(const sluice_options_t* options, const char* name, char** errptr) {
+  SaveError(errptr, sluice::RepairDB(name, options->rep));
+}
+
+void sluice_iter_destroy(sluice_iterator_t* iter) { delete iter; }
+unsigned char sluice_iter_valid(const sluice_iterator_t* iter) { return iter->rep->Valid(); }
+void sluice_iter_seek_to_first(sluice_iterator_t* iter) { iter->rep->SeekToFirst(); }
+void sluice_iter_seek_to_last(sluice_iterator_t* iter) { iter->rep->SeekToLast(); }
+void sluice_iter_seek(sluice_iterator_t* iter, const char* k, size_t klen) {
+  iter->rep->Seek(Slice(k, klen));
+}
+void sluice_iter_seek_for_prev(sluice_iterator_t* iter, const char* k, size_t klen) {
+  iter->rep->SeekForPrev(Slice(k, klen));
+}
+void sluice_iter_next(sluice_iterator_t* iter) { iter->rep->Next(); }
+void sluice_iter_prev(sluice_iterator_t* iter) { iter->rep->Prev(); }
+const char* sluice_iter_key(const sluice_iterator_t* iter, size_t* klen) {
+  Slice s = iter->rep->key();
+  *klen = s.size();
+  return s.data();
+}
+const char* sluice_iter_value(const sluice_iterator_t* iter, size_t* vlen) {
+  Slice s = iter->rep->value();
+  *vlen = s.size();
+  return s.data();
+}
+void sluice_iter_get_error(const sluice_iterator_t* iter, char** errptr) {
+  SaveError(errptr, iter->rep->status());
+}
+
+sluice_writebatch_t* sluice_writebatch_create() { return new sluice_writebatch_t; }
+void sluice_writebatch_destroy(sluice_writebatch_t* batch) { delete batch; }
+void sluice_writebatch_clear(sluice_writebatch_t* batch) { batch->rep.Clear(); }
+void sluice_writebatch_put(sluice_writebatch_t* batch, const char* key, size_t klen,
+                           const char* val, size_t vlen) {
+  batch->rep.Put(Slice(key, klen), Slice(val, vlen));
+}
+void sluice_writebatch_delete(sluice_writebatch_t* batch, const char* key, size_t klen) {
+  batch->rep.Delete(Slice(key, klen));
+}
+int sluice_writebatch_count(const sluice_writebatch_t* batch) {
+  return static_cast<int>(batch->rep.Count());
+}
+
+sluice_options_t* sluice_options_create() { return new sluice_options_t; }
+void sluice_options_destroy(sluice_options_t* options) { delete options; }
+void sluice_options_set_create_if_missing(sluice_options_t* o, unsigned char v) {
+  o->rep.create_if_missing = v;
+}
+void sluice_options_set_error_if_exists(sluice_options_t* o, unsigned char v) {
+  o->rep.error_if_exists = v;
+}
+void sluice_options_set_paranoid_checks(sluice_options_t* o, unsigned char v) {
+  o->rep.paranoid_checks = v;
+}
+void sluice_options_set_write_buffer_size(sluice_options_t* o, size_t v) {
+  o->rep.write_buffer_size = v;
+}
+void sluice_options_set_memtable(sluice_options_t* o, const char* name) {
+  o->rep.memtable = name != nullptr ? name : "";
+}
+void sluice_options_set_max_write_buffer_number(sluice_options_t* o, int v) {
+  o->rep.max_write_buffer_number = v;
+}
+void sluice_options_set_block_size(sluice_options_t* o, size_t v) { o->rep.block_size = v; }
+void sluice_options_set_block_cache_size(sluice_options_t* o, size_t v) {
+  o->rep.block_cache_size = v;
+}
+void sluice_options_set_bloom_bits_per_key(sluice_options_t* o, int v) {
+  o->rep.bloom_bits_per_key = v;
+}
+void sluice_options_set_compression(sluice_options_t* o, int v) {
+  // Out-of-range values are kept and rejected by sluice_open with a clear error.
+  o->rep.compression = static_cast<sluice::CompressionType>(v);
+}
+void sluice_options_set_max_background_jobs(sluice_options_t* o, int v) {
+  o->rep.max_background_jobs = v;
+}
+void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
+void sluice_options_set_max_key_size(sluice_options_t* o, size_t v) { o->rep.max_key_size = v; }
+void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) {
+  o->rep.max_value_size = v;
+}
+
+sluice_readoptions_t* sluice_readoptions_create() { return new sluice_readoptions_t; }
+void sluice_readoptions_destroy(sluice_readoptions_t* options) { delete options; }
+void sluice_readoptions_set_verify_checksums(sluice_readoptions_t* o, unsigned char v) {
+  o->rep.verify_checksums = v;
+}
+void sluice_readoptions_set_fill_cache(sluice_readoptions_t* o, unsigned char v) {
+  o->rep.fill_cache = v;
+}
+void sluice_readoptions_set_snapshot(sluice_readoptions_t* o, const sluice_snapshot_t* snap) {
+  o->rep.snapshot = snap != nullptr ? snap->rep : nullptr;
+}
+
+sluice_writeoptions_t* sluice_writeoptions_create() { return new sluice_writeoptions_t; }
+void sluice_writeoptions_destroy(sluice_writeoptions_t* options) { delete options; }
+void sluice_writeoptions_set_sync(sluice_writeoptions_t* o, unsigned char v) { o->rep.sync = v; }
+void sluice_writeoptions_set_disable_wal(sluice_writeoptions_t* o, unsigned char v) {
+  o->rep.disable_wal = v;
+}
+
+void sluice_free(void* ptr) { std::free(ptr); }
+int sluice_major_version() { return 0; }
+int sluice_minor_version() { return 1; }
+
+}  // extern "C"

@@ -1,0 +1,301 @@
+// db/db_background.cc — background threads: flushes of immutable memory components,
+// compactions, deletion of obsolete files; plus Flush() and CompactRange(), which use the same
+// machinery from the caller's thread.
+//
+// Every thread runs the same loop under mutex_: a pending flush first (one at a time, oldest
+// component first, so L0 files are created in sequence order), else a compaction if fewer than
+// max_background_jobs - 1 are running (one thread always stays free for flushes), else wait.
+// The work itself runs without mutex_; results are installed under it (LogAndApply, then a new
+// SuperVersion).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/merge_job.h"
+#include "db/merging_iterator.h"
+#include "util/epoch.h"
+#include "util/logging.h"
+#include "version/level_iterator.h"
+
+namespace sluice {
+
+void DBImpl::StartBackgroundThreads() {
+  for (int i = 0; i < options_.max_background_jobs; i++) {
+    bg_threads_.emplace_back([this] { BackgroundLoop(); });
+  }
+}
+
+void DBImpl::StopBackgroundThreads() {
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    shutting_down_.store(true);
+    bg_cv_.notify_all();
+  }
+  for (auto& t : bg_threads_) t.join();
+  bg_threads_.clear();
+}
+
+void DBImpl::InstallSuperVersion(std::shared_ptr<MemTable> mem,
+                                 std::vector<std::shared_ptr<MemTable>> imms,
+                                 std::shared_ptr<const Version> version) {
+  auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
+  // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
+  SuperVersion* old = super_version_.exchange(fresh, std::memory_order_acq_rel);
+  if (old != nullptr) epoch::RetireDelete(old);
+}
+
+void DBImpl::SetBackgroundError(const Status& s) {
+  if (!bg_error_.ok() || s.ok()) return;
+  bg_error_ = s;
+  has_bg_error_.store(true, std::memory_order_release);
+  Log(info_log_.get(), "background error, the database is now read-only: {}", s.ToString());
+  bg_cv_.notify_all();
+}
+
+void DBImpl::BackgroundLoop() {
+  std::unique_lock<std::mutex> l(mutex_);
+  while (!shutting_down_.load()) {
+    if (!bg_error_.ok()) {
+      bg_cv_.wait(l);
+      continue;
+    }
+    if (!flush_running_ && !CurrentSuperVersion()->imms.empty()) {
+      flush_running_ = true;
+      Status s = FlushOldestImmutable(&l);
+      flush_running_ = false;
+      if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
+      bg_cv_.notify_all();
+      continue;
+    }
+    if (compactions_running_ < options_.max_background_jobs - 1) {
+      std::unique_ptr<Compaction> c = versions_->PickCompaction();
+      if (c != nullptr) {
+        compactions_running_++;
+        Status s = RunCompaction(std::move(c), &l);
+        compactions_running_--;
+        if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
+        bg_cv_.notify_all();
+        continue;
+      }
+    }
+    bg_cv_.wait(l);
+  }
+}
+
+Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
+  std::shared_ptr<MemTable> imm = CurrentSuperVersion()->imms.back();
+  lock->unlock();
+  // Writers that reserved on the sealed log may still be adding to the component: wait for
+  // every epoch section that might be one of them.
+  epoch::Synchronize();
+  Status log_status = imm->log->Close();
+  if (!log_status.ok()) {
+    Log(info_log_.get(), "closing WAL {} failed (its data is being flushed): {}",
+        imm->log->file_name(), log_status.ToString());
+  }
+  imm->rep->MarkImmutable();
+  VersionEdit edit;
+  uint64_t bytes = 0;
+  Status s = WriteLevel0Table(imm->rep.get(), &edit, &bytes);
+  lock->lock();
+  if (!s.ok()) return s;
+  SuperVersion* sv = CurrentSuperVersion();
+  std::vector<std::shared_ptr<MemTable>> imms = sv->imms;
+  imms.pop_back();  // imm: only this thread removes immutable components
+  // WAL files older than the oldest component still in memory hold nothing unflushed.
+  edit.SetLogNumber(imms.empty() ? sv->mem->log_number : imms.back()->log_number);
+  versions_->SetLastSequence(oracle_.LastSequence());
+  s = versions_->LogAndApply(&edit);
+  if (!s.ok()) return s;
+  InstallSuperVersion(sv->mem, std::move(imms), versions_->current());
+  flushes_completed_++;
+  DeleteObsoleteFiles(lock);
+  return Status::OK();
+}
+
+Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std::mutex>* lock) {
+  const uint64_t start = env_->NowMicros();
+  LevelCompactionStats& level_stats = stats_.levels[static_cast<size_t>(c->level())];
+  if (c->IsTrivialMove()) {
+    const auto& f = c->inputs(0)[0];
+    VersionEdit edit;
+    edit.RemoveFile(c->level(), f->number);
+    edit.AddFile(c->output_level(), *f);
+    Status s = versions_->LogAndApply(&edit);
+    c->ReleaseInputs();
+    if (!s.ok()) return s;
+    SuperVersion* sv = CurrentSuperVersion();
+    InstallSuperVersion(sv->mem, sv->imms, versions_->current());
+    level_stats.trivial_moves++;
+    Log(info_log_.get(), "moved #{} to L{} ({})", f->number, c->output_level(),
+        versions_->LevelSummary());
+    return Status::OK();
+  }
+  const std::string summary = c->Summary();
+  lock->unlock();
+  Log(info_log_.get(), "compacting {}", summary);
+
+  ReadOptions ro;
+  ro.fill_cache = false;
+  ro.verify_checksums = options_.paranoid_checks;
+  std::vector<std::unique_ptr<InternalIterator>> inputs;
+  for (int which = 0; which < 2; which++) {
+    const FileList& files = c->inputs(which);
+    if (files.empty()) continue;
+    if (c->level() + which == 0) {
+      for (const auto& f : files) {
+        inputs.push_back(table_cache_->NewIterator(ro, f->number, f->file_size));
+      }
+    } else {
+      inputs.push_back(NewLevelIterator(ro, table_cache_.get(), files));
+    }
+  }
+  std::unique_ptr<InternalIterator> merged =
+      NewMergingIterator(DefaultInternalKeyComparator(), std::move(inputs));
+  Compaction* raw = c.get();
+  VersionPruner pruner(snapshots_.Sequences(),
+                       [raw](const Slice& user_key) { return raw->IsBaseLevelForKey(user_key); });
+  MergeJobOptions job;
+  job.dbname = dbname_;
+  job.env = env_;
+  job.table_options = table_cache_->table_options();
+  job.table_cache = table_cache_.get();
+  job.paranoid_checks = options_.paranoid_checks;
+  job.max_file_size = c->max_output_file_size();
+  job.new_file_number = [this] { return versions_->NewFileNumber(); };
+  job.should_stop_before = [raw](const Slice& key) { return raw->ShouldStopBefore(key); };
+  job.cancel = &shutting_down_;
+  MergeJobResult result;
+  Status s = RunMergeJob(job, merged.get(), &pruner, &result);
+  merged.reset();
+
+  lock->lock();
+  c->ReleaseInputs();
+  if (!s.ok()) {
+    Log(info_log_.get(), "compaction {} failed: {}", summary, s.ToString());
+    return s;
+  }
+  VersionEdit edit;
+  c->AddInputDeletions(&edit);
+  for (const FileMetaData& f : result.outputs) edit.AddFile(c->output_level(), f);
+  if (!c->inputs(0).empty()) edit.SetCompactPointer(c->level(), c->inputs(0).back()->largest);
+  s = versions_->LogAndApply(&edit);
+  if (!s.ok()) {
+    for (const FileMetaData& f : result.outputs) {
+      table_cache_->Evict(f.number);
+      env_->RemoveFile(TableFileName(dbname_, f.number));
+    }
+    return s;
+  }
+  SuperVersion* sv = CurrentSuperVersion();
+  InstallSuperVersion(sv->mem, sv->imms, versions_->current());
+  level_stats.compactions++;
+  level_stats.bytes_read += c->InputBytes();
+  level_stats.bytes_written += result.bytes_written;
+  level_stats.micros += env_->NowMicros() - start;
+  Log(info_log_.get(), "compacted {}: {} entries in, {} out, {} dropped, {} written; {}", summary,
+      result.entries_read, result.entries_written, result.entries_dropped,
+      HumanBytes(result.bytes_written), versions_->LevelSummary());
+  DeleteObsoleteFiles(lock);
+  return Status::OK();
+}
+
+void DBImpl::DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock) {
+  const std::vector<uint64_t> tables = file_registry_->TakeObsolete();
+  const uint64_t log_number = versions_->LogNumber();
+  const uint64_t manifest_number = versions_->ManifestFileNumber();
+  lock->unlock();
+  for (uint64_t number : tables) {
+    table_cache_->Evict(number);
+    env_->RemoveFile(TableFileName(dbname_, number));
+  }
+  std::vector<std::string> children;
+  if (env_->GetChildren(dbname_, &children).ok()) {
+    for (const std::string& name : children) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(name, &number, &type)) continue;
+      if ((type == FileType::kLog && number < log_number) ||
+          (type == FileType::kManifest && number < manifest_number)) {
+        env_->RemoveFile(dbname_ + "/" + name);
+      }
+    }
+  }
+  lock->lock();
+}
+
+Status DBImpl::WaitForFlushes(const MemTable* target) {
+  std::unique_lock<std::mutex> l(mutex_);
+  for (;;) {
+    if (!bg_error_.ok()) return bg_error_;
+    const auto& imms = CurrentSuperVersion()->imms;
+    const bool pending =
+        target == nullptr
+            ? !imms.empty()
+            : std::any_of(imms.begin(), imms.end(), [&](const auto& m) { return m.get() == target; });
+    if (!pending) return Status::OK();
+    if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
+    bg_cv_.notify_all();
+    bg_cv_.wait(l);
+  }
+}
+
+Status DBImpl::Flush() {
+  if (closed_.load(std::memory_order_acquire)) {
+    return Status::InvalidArgument(dbname_, "database is closed");
+  }
+  Status s = BackgroundError();
+  if (!s.ok()) return s;
+  s = SwitchMemTable(nullptr, /*force=*/true);
+  if (!s.ok()) return s;
+  const MemTable* newest = nullptr;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    const auto& imms = CurrentSuperVersion()->imms;
+    if (!imms.empty()) newest = imms.front().get();
+  }
+  // Components are flushed oldest first: once the newest is gone, all are.
+  return newest == nullptr ? Status::OK() : WaitForFlushes(newest);
+}
+
+Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
+  Status s = Flush();
+  if (!s.ok()) return s;
+  std::unique_lock<std::mutex> l(mutex_);
+  int max_level = 1;
+  {
+    std::shared_ptr<const Version> v = versions_->current();
+    for (int level = 1; level < v->num_levels(); level++) {
+      if (v->OverlapInLevel(level, begin, end)) max_level = level;
+    }
+  }
+  for (int level = 0; level < max_level; level++) {
+    for (;;) {
+      if (!bg_error_.ok()) return bg_error_;
+      if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
+      bool busy = false;
+      std::unique_ptr<Compaction> c =
+          versions_->picker().PickRange(versions_->current(), level, begin, end, &busy);
+      if (c == nullptr) {
+        if (!busy) break;
+        bg_cv_.wait(l);  // a background compaction holds some of the files
+        continue;
+      }
+      manual_compactions_++;
+      s = RunCompaction(std::move(c), &l);
+      manual_compactions_--;
+      bg_cv_.notify_all();
+      if (!s.ok()) {
+        SetBackgroundError(s);
+        return s;
+      }
+      break;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace sluice

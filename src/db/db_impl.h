@@ -1,0 +1,139 @@
+// db/db_impl.h — the engine behind the DB interface.
+//
+// Concurrency (cLSM): Get never blocks and takes no lock: it enters an epoch section, reads the
+// current SuperVersion (memory components + SST version) through an atomic pointer and searches
+// it top-down. A write takes an Active slot, reserves its WAL record and its sequence number in
+// one step (log order == sequence order), hands the record to the OS (and syncs it if asked),
+// adds its updates to the memory component and leaves Active. Writers wait only when a full
+// memory component is being switched (switch_mu_) or when flush/compaction fall behind (the
+// stall policy in db_write.cc). mutex_ guards metadata (versions, the list of immutable
+// components, background-job state) and is never taken on the get/put fast path.
+//
+// Durability: see WriteOptions. Background work: max_background_jobs threads; one is always
+// free for flushes (compactions use at most jobs - 1 threads). After an I/O error in the
+// background or in the WAL, the DB is read-only: writes return that error.
+//
+// Implementation files: db_open.cc (open, recovery, close), db_write.cc (write path, switch,
+// stalls), db_read.cc (get, iterators, snapshots, properties), db_background.cc (flush,
+// compaction, obsolete files).
+
+#ifndef SLUICE_DB_DB_IMPL_H_
+#define SLUICE_DB_DB_IMPL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "db/db_stats.h"
+#include "db/memtable.h"
+#include "db/snapshot_list.h"
+#include "db/timestamp_oracle.h"
+#include "sluice/db.h"
+#include "sluice/env.h"
+#include "table/table_cache.h"
+#include "util/cache.h"
+#include "version/version_set.h"
+
+namespace sluice {
+
+class DBImpl final : public DB {
+ public:
+  DBImpl(const Options& sanitized_options, std::string dbname);
+  ~DBImpl() override;
+
+  Status Put(const WriteOptions& options, const Slice& key, const Slice& value) override;
+  Status Delete(const WriteOptions& options, const Slice& key) override;
+  Status Write(const WriteOptions& options, WriteBatch* batch) override;
+  Status Get(const ReadOptions& options, const Slice& key, std::string* value) override;
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  Status Flush() override;
+  Status CompactRange(const Slice* begin, const Slice* end) override;
+  bool GetProperty(const Slice& property, std::string* value) override;
+  Status Close() override;
+
+  // Opens the directory, recovers, starts background threads (db_open.cc).
+  Status Open();
+
+  // Checks options and fills defaults; InvalidArgument naming the option if out of range.
+  static Status SanitizeOptions(const Options& in, Options* out);
+
+ private:
+  // --- db_open.cc ---
+  Status RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence);
+  Status ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem, VersionEdit* edit,
+                       SequenceNumber* max_sequence);
+  Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
+  Status CheckVersionFiles();
+  Status NewMemTable(std::shared_ptr<MemTable>* result);
+  void RemoveObsoleteFilesOnOpen();
+
+  // --- db_write.cc ---
+  Status ValidateBatch(WriteBatch* batch) const;
+  Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
+  Status WaitForRoom(bool* delayed);
+  Status SwitchMemTable(const MemTable* full, bool force);
+
+  // --- db_read.cc ---
+  std::string StatsString();
+  uint64_t MemoryUsage();
+
+  // --- db_background.cc ---
+  void StartBackgroundThreads();
+  void StopBackgroundThreads();
+  void BackgroundLoop();
+  Status FlushOldestImmutable(std::unique_lock<std::mutex>* lock);
+  Status RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std::mutex>* lock);
+  void DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock);
+  void SetBackgroundError(const Status& s);  // REQUIRES: mutex_ held
+  Status BackgroundError();                  // lock-free check
+  Status WaitForFlushes(const MemTable* target);
+
+  // Publishes a new SuperVersion. REQUIRES: mutex_ held.
+  void InstallSuperVersion(std::shared_ptr<MemTable> mem,
+                           std::vector<std::shared_ptr<MemTable>> imms,
+                           std::shared_ptr<const Version> version);
+  // The current SuperVersion. REQUIRES: mutex_ held (no install can retire it meanwhile).
+  SuperVersion* CurrentSuperVersion() const {
+    return super_version_.load(std::memory_order_acquire);
+  }
+
+  const std::string dbname_;
+  const Options options_;
+  Env* const env_;
+  std::shared_ptr<Logger> info_log_;
+  std::unique_ptr<FileLock> db_lock_;
+  std::unique_ptr<Cache> block_cache_;
+  std::unique_ptr<TableCache> table_cache_;
+  std::shared_ptr<FileRegistry> file_registry_;
+  std::unique_ptr<VersionSet> versions_;  // guarded by mutex_
+  TimestampOracle oracle_;
+  SnapshotList snapshots_;
+  DBStats stats_;
+
+  // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.
+  std::atomic<SuperVersion*> super_version_{nullptr};
+
+  std::mutex mutex_;
+  std::condition_variable bg_cv_;      // background work, flush and stall waiters
+  std::mutex switch_mu_;               // serialises memory component switches
+  std::vector<std::thread> bg_threads_;
+  bool flush_running_ = false;         // guarded by mutex_
+  int compactions_running_ = 0;        // guarded by mutex_
+  int manual_compactions_ = 0;         // guarded by mutex_
+  uint64_t flushes_completed_ = 0;     // guarded by mutex_
+  Status bg_error_;                    // guarded by mutex_
+  std::atomic<bool> has_bg_error_{false};
+  std::atomic<bool> shutting_down_{false};
+  std::atomic<bool> closed_{false};
+  bool opened_ = false;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_DB_IMPL_H_

@@ -1,0 +1,215 @@
+// db/db_iter.cc — see db_iter.h.
+//
+// Forward direction: iter_ is positioned at the entry that is the current key's visible
+// version; key()/value() read it directly.
+// Reverse direction: iter_ is positioned just before every entry of the current key (at the
+// last entry of a smaller key, or invalid); the current key and value are saved copies.
+
+#include "db/db_iter.h"
+
+namespace sluice {
+
+namespace {
+
+class DBIter final : public Iterator {
+ public:
+  DBIter(std::unique_ptr<InternalIterator> iter, SequenceNumber sequence)
+      : iter_(std::move(iter)), sequence_(sequence) {}
+
+  bool Valid() const override { return valid_; }
+
+  Slice key() const override {
+    return direction_ == kForward ? ExtractUserKey(iter_->key()) : Slice(saved_key_);
+  }
+  Slice value() const override {
+    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+  }
+  Status status() const override {
+    if (!status_.ok()) return status_;
+    return iter_->status();
+  }
+
+  void SeekToFirst() override {
+    direction_ = kForward;
+    ClearSaved();
+    iter_->SeekToFirst();
+    if (iter_->Valid()) {
+      FindNextUserEntry(false);
+    } else {
+      valid_ = false;
+    }
+  }
+
+  void SeekToLast() override {
+    direction_ = kReverse;
+    ClearSaved();
+    iter_->SeekToLast();
+    FindPrevUserEntry();
+  }
+
+  void Seek(const Slice& target) override {
+    direction_ = kForward;
+    ClearSaved();
+    saved_key_.clear();
+    AppendInternalKey(&saved_key_, ParsedInternalKey(target, sequence_, kValueTypeForSeek));
+    iter_->Seek(saved_key_);
+    if (iter_->Valid()) {
+      FindNextUserEntry(false);
+    } else {
+      valid_ = false;
+    }
+  }
+
+  void SeekForPrev(const Slice& target) override {
+    Seek(target);
+    if (!Valid()) {
+      if (status().ok()) SeekToLast();
+      return;
+    }
+    if (key().compare(target) > 0) Prev();
+  }
+
+  void Next() override {
+    if (direction_ == kReverse) {
+      direction_ = kForward;
+      // iter_ is just before the current key's entries: step onto them.
+      if (!iter_->Valid()) {
+        iter_->SeekToFirst();
+      } else {
+        iter_->Next();
+      }
+      if (!iter_->Valid()) {
+        valid_ = false;
+        saved_key_.clear();
+        return;
+      }
+      // saved_key_ holds the current user key: skip all its entries.
+    } else {
+      saved_key_.assign(ExtractUserKey(iter_->key()).data(), ExtractUserKey(iter_->key()).size());
+      iter_->Next();
+      if (!iter_->Valid()) {
+        valid_ = false;
+        saved_key_.clear();
+        return;
+      }
+    }
+    FindNextUserEntry(true);
+  }
+
+  void Prev() override {
+    if (direction_ == kForward) {
+      // iter_ is at the current entry: walk back past every entry of the current key.
+      saved_key_.assign(ExtractUserKey(iter_->key()).data(), ExtractUserKey(iter_->key()).size());
+      for (;;) {
+        iter_->Prev();
+        if (!iter_->Valid()) {
+          valid_ = false;
+          saved_key_.clear();
+          ClearSaved();
+          return;
+        }
+        if (ExtractUserKey(iter_->key()).compare(saved_key_) < 0) break;
+      }
+      direction_ = kReverse;
+    }
+    FindPrevUserEntry();
+  }
+
+ private:
+  enum Direction { kForward, kReverse };
+
+  void ClearSaved() {
+    saved_value_.clear();
+    if (saved_value_.capacity() > (1 << 20)) std::string().swap(saved_value_);
+  }
+
+  bool Parse(ParsedInternalKey* ikey) {
+    if (!ParseInternalKey(iter_->key(), ikey)) {
+      status_ = Status::Corruption("corrupted internal key in iterator");
+      return false;
+    }
+    return true;
+  }
+
+  // Forward: from iter_, find the first entry that is the visible version of a user key. If
+  // skipping, entries of user key saved_key_ are hidden (already yielded or deleted).
+  void FindNextUserEntry(bool skipping) {
+    do {
+      ParsedInternalKey ikey;
+      if (!Parse(&ikey)) {
+        valid_ = false;
+        return;
+      }
+      if (ikey.sequence <= sequence_) {
+        if (skipping && ikey.user_key.compare(saved_key_) <= 0) {
+          // an older version of a key already handled
+        } else if (ikey.type == kTypeDeletion) {
+          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          skipping = true;
+        } else {
+          valid_ = true;
+          saved_key_.clear();
+          return;
+        }
+      }
+      iter_->Next();
+    } while (iter_->Valid());
+    saved_key_.clear();
+    valid_ = false;
+  }
+
+  // Reverse: walk back from iter_ to find the previous user key with a visible, live version;
+  // leaves iter_ just before that key's entries.
+  void FindPrevUserEntry() {
+    ValueType value_type = kTypeDeletion;
+    if (iter_->Valid()) {
+      do {
+        ParsedInternalKey ikey;
+        if (!Parse(&ikey)) {
+          valid_ = false;
+          return;
+        }
+        if (ikey.sequence <= sequence_) {
+          if (value_type != kTypeDeletion && ikey.user_key.compare(saved_key_) < 0) {
+            break;  // we have the newest visible version of saved_key_, and it is live
+          }
+          value_type = ikey.type;
+          if (value_type == kTypeDeletion) {
+            saved_key_.clear();
+            ClearSaved();
+          } else {
+            saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+            const Slice v = iter_->value();
+            saved_value_.assign(v.data(), v.size());
+          }
+        }
+        iter_->Prev();
+      } while (iter_->Valid());
+    }
+    if (value_type == kTypeDeletion) {
+      valid_ = false;
+      saved_key_.clear();
+      ClearSaved();
+      direction_ = kForward;
+    } else {
+      valid_ = true;
+    }
+  }
+
+  std::unique_ptr<InternalIterator> iter_;
+  const SequenceNumber sequence_;
+  Direction direction_ = kForward;
+  bool valid_ = false;
+  std::string saved_key_;    // reverse: current key; forward: key being skipped
+  std::string saved_value_;  // reverse: current value
+  Status status_;
+};
+
+}  // namespace
+
+std::unique_ptr<Iterator> NewDBIterator(std::unique_ptr<InternalIterator> internal,
+                                        SequenceNumber sequence) {
+  return std::make_unique<DBIter>(std::move(internal), sequence);
+}
+
+}  // namespace sluice

@@ -1,0 +1,22 @@
+// db/db_iter.h — turns the merged stream of internal keys (every version of every key, from
+// every memory component and level) into the user's view at one sequence number: for each user
+// key, the newest version with sequence <= the snapshot, hidden if it is a deletion.
+
+#ifndef SLUICE_DB_DB_ITER_H_
+#define SLUICE_DB_DB_ITER_H_
+
+#include <memory>
+
+#include "db/dbformat.h"
+#include "sluice/iterator.h"
+#include "table/internal_iterator.h"
+
+namespace sluice {
+
+// internal: a merging iterator over internal keys. The result owns it.
+std::unique_ptr<Iterator> NewDBIterator(std::unique_ptr<InternalIterator> internal,
+                                        SequenceNumber sequence);
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_DB_ITER_H_

@@ -1,0 +1,509 @@
+// db/db_open.cc — opening a database (options, directory, lock, recovery of the MANIFEST and
+// the WAL files), closing it, and DestroyDB.
+//
+// Recovery policy for WAL files (the reader reports problems in file order, see
+// wal/log_reader.h):
+//   * damage followed by valid records is corruption in the middle of the log: Corruption
+//     naming the file and offset (with paranoid_checks), or skipped and reported in the LOG;
+//   * damage with nothing valid after it is a torn tail (a write cut short by a crash): it is
+//     dropped and reported in the LOG, unless it is a zero-filled region, which our writer never
+//     produces (Corruption with paranoid_checks);
+// The recovered memory component is flushed to L0 before the DB accepts writes, and a fresh
+// WAL file is started, so a WAL with a torn tail is never appended to.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/merge_job.h"
+#include "db/write_batch_internal.h"
+#include "util/epoch.h"
+#include "util/logging.h"
+#include "wal/log_reader.h"
+
+namespace sluice {
+
+namespace {
+
+Status CheckRange(const char* name, uint64_t value, uint64_t lo, uint64_t hi) {
+  if (value < lo || value > hi) {
+    return Status::InvalidArgument(
+        fmt::format("Options::{} must be in [{}, {}] (got {})", name, lo, hi, value));
+  }
+  return Status::OK();
+}
+
+std::string NormalizePath(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+}  // namespace
+
+Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
+  *out = in;
+  if (out->env == nullptr) out->env = Env::Default();
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  Status s;
+  auto check = [&](const char* name, uint64_t v, uint64_t lo, uint64_t hi) {
+    if (s.ok()) s = CheckRange(name, v, lo, hi);
+  };
+  check("write_buffer_size", out->write_buffer_size, 4096, 64 * kGiB);
+  check("max_write_buffer_number", static_cast<uint64_t>(out->max_write_buffer_number), 2, 64);
+  check("block_size", out->block_size, 128, kGiB);
+  check("block_restart_interval", static_cast<uint64_t>(out->block_restart_interval), 1, 65536);
+  check("bloom_bits_per_key", static_cast<uint64_t>(out->bloom_bits_per_key), 0, 64);
+  check("max_open_files", static_cast<uint64_t>(out->max_open_files), 1, 1 << 24);
+  check("max_background_jobs", static_cast<uint64_t>(out->max_background_jobs), 2, 256);
+  check("num_levels", static_cast<uint64_t>(out->num_levels), 2, 64);
+  check("level0_file_num_compaction_trigger",
+        static_cast<uint64_t>(out->level0_file_num_compaction_trigger), 1, 1 << 20);
+  check("level0_slowdown_writes_trigger",
+        static_cast<uint64_t>(out->level0_slowdown_writes_trigger),
+        static_cast<uint64_t>(std::max(1, out->level0_file_num_compaction_trigger)), 1 << 20);
+  check("level0_stop_writes_trigger", static_cast<uint64_t>(out->level0_stop_writes_trigger),
+        static_cast<uint64_t>(std::max(1, out->level0_slowdown_writes_trigger)), 1 << 20);
+  check("target_file_size_base", out->target_file_size_base, 1024, 64 * kGiB);
+  check("max_bytes_for_level_base", out->max_bytes_for_level_base, 1024, uint64_t{1} << 50);
+  check("max_key_size", out->max_key_size, 1, kGiB);
+  check("max_value_size", out->max_value_size, 0, kGiB);
+  if (!s.ok()) return s;
+  if (!(out->max_bytes_for_level_multiplier >= 1.0 &&
+        out->max_bytes_for_level_multiplier <= 1000.0)) {
+    return Status::InvalidArgument(
+        fmt::format("Options::max_bytes_for_level_multiplier must be in [1, 1000] (got {})",
+                    out->max_bytes_for_level_multiplier));
+  }
+  switch (out->compression) {
+    case CompressionType::kNone:
+    case CompressionType::kSnappy:
+    case CompressionType::kZstd:
+    case CompressionType::kLz4:
+      break;
+    default:
+      return Status::InvalidArgument("Options::compression: unknown compression type");
+  }
+  std::unique_ptr<MemoryComponent> probe;
+  Options small = *out;
+  small.write_buffer_size = 4096;
+  return NewMemoryComponent(small, &probe);
+}
+
+Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
+  db->reset();
+  if (path.empty()) return Status::InvalidArgument("database path is empty");
+  Options sanitized;
+  Status s = DBImpl::SanitizeOptions(options, &sanitized);
+  if (!s.ok()) return s;
+  auto impl = std::make_unique<DBImpl>(sanitized, NormalizePath(path));
+  s = impl->Open();
+  if (!s.ok()) {
+    impl->Close();
+    return s;
+  }
+  *db = std::move(impl);
+  return Status::OK();
+}
+
+DBImpl::DBImpl(const Options& sanitized_options, std::string dbname)
+    : dbname_(std::move(dbname)),
+      options_(sanitized_options),
+      env_(sanitized_options.env),
+      info_log_(sanitized_options.info_log),
+      file_registry_(std::make_shared<FileRegistry>()) {
+  TableOptions topts;
+  topts.block_size = options_.block_size;
+  topts.block_restart_interval = options_.block_restart_interval;
+  topts.bloom_bits_per_key = options_.bloom_bits_per_key;
+  topts.compression = options_.compression;
+  topts.paranoid_checks = options_.paranoid_checks;
+  if (options_.block_cache_size > 0) {
+    block_cache_ = NewLRUCache(options_.block_cache_size);
+    topts.block_cache = block_cache_.get();
+  }
+  table_cache_ = std::make_unique<TableCache>(dbname_, env_, topts, options_.max_open_files);
+  versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
+  stats_.levels.resize(static_cast<size_t>(options_.num_levels));
+}
+
+DBImpl::~DBImpl() { Close(); }
+
+Status DBImpl::Open() {
+  Status s;
+  if (!env_->FileExists(dbname_)) {
+    if (!options_.create_if_missing) {
+      return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
+    }
+    s = env_->CreateDirIfMissing(dbname_);
+    if (!s.ok()) return s;
+  }
+  s = env_->LockFile(LockFileName(dbname_), &db_lock_);
+  if (!s.ok()) return s;
+  if (info_log_ == nullptr) {
+    if (env_->FileExists(InfoLogFileName(dbname_))) {
+      env_->RenameFile(InfoLogFileName(dbname_), OldInfoLogFileName(dbname_));
+    }
+    s = env_->NewLogger(InfoLogFileName(dbname_), &info_log_);
+    if (!s.ok()) return s;
+  }
+
+  if (!env_->FileExists(CurrentFileName(dbname_))) {
+    if (!options_.create_if_missing) {
+      return Status::InvalidArgument(
+          dbname_, "is not a sluice database (no CURRENT file; create_if_missing is false)");
+    }
+    Log(info_log_.get(), "creating new database in {}", dbname_);
+    s = versions_->CreateNew();
+    if (!s.ok()) return s;
+  } else if (options_.error_if_exists) {
+    return Status::InvalidArgument(dbname_, "exists (error_if_exists is true)");
+  }
+
+  std::string report;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    s = versions_->Recover(&report);
+  }
+  if (!s.ok()) return s;
+  if (!report.empty()) Log(info_log_.get(), "MANIFEST recovery: {}", report);
+  s = CheckVersionFiles();
+  if (!s.ok()) return s;
+
+  VersionEdit edit;
+  SequenceNumber max_sequence = versions_->LastSequence();
+  s = RecoverLogFiles(&edit, &max_sequence);
+  if (!s.ok()) return s;
+  oracle_.AdvanceTo(max_sequence);
+
+  std::shared_ptr<MemTable> mem;
+  s = NewMemTable(&mem);
+  if (!s.ok()) return s;
+  edit.SetLogNumber(mem->log_number);
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    versions_->SetLastSequence(max_sequence);
+    s = versions_->LogAndApply(&edit);
+    if (!s.ok()) {
+      env_->RemoveFile(LogFileName(dbname_, mem->log_number));
+      return s;
+    }
+    InstallSuperVersion(mem, {}, versions_->current());
+  }
+  RemoveObsoleteFilesOnOpen();
+  StartBackgroundThreads();
+  opened_ = true;
+  std::string summary;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    summary = versions_->LevelSummary();
+  }
+  Log(info_log_.get(), "opened {}: memtable={} last_sequence={} {}", dbname_, options_.memtable,
+      max_sequence, summary);
+  return Status::OK();
+}
+
+Status DBImpl::CheckVersionFiles() {
+  std::lock_guard<std::mutex> l(mutex_);
+  const std::string manifest = ManifestFileName(dbname_, versions_->ManifestFileNumber());
+  std::shared_ptr<const Version> v = versions_->current();
+  for (int level = 0; level < v->num_levels(); level++) {
+    for (const auto& f : v->files(level)) {
+      const std::string fname = TableFileName(dbname_, f->number);
+      uint64_t size = 0;
+      Status s = env_->GetFileSize(fname, &size);
+      if (s.IsNotFound()) {
+        return Status::Corruption(
+            fmt::format("{} references {}, which is missing (the MANIFEST may be truncated or "
+                        "the file deleted)",
+                        manifest, fname));
+      }
+      if (!s.ok()) return s;
+      if (size != f->file_size) {
+        return Status::Corruption(
+            fmt::format("{} has {} bytes, but {} says {}", fname, size, manifest, f->file_size));
+      }
+    }
+  }
+  const uint64_t log_number = versions_->LogNumber();
+  if (log_number != 0 && !env_->FileExists(LogFileName(dbname_, log_number))) {
+    return Status::Corruption(fmt::format(
+        "{} says unflushed writes start in {}, which is missing (the MANIFEST may be truncated "
+        "or the file deleted)",
+        manifest, LogFileName(dbname_, log_number)));
+  }
+  return Status::OK();
+}
+
+Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) {
+  std::vector<std::string> children;
+  Status s = env_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  std::vector<uint64_t> logs;
+  for (const std::string& name : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(name, &number, &type)) {
+      versions_->MarkFileNumberUsed(number);
+      if (type == FileType::kLog && number >= versions_->LogNumber()) logs.push_back(number);
+    }
+  }
+  std::sort(logs.begin(), logs.end());
+  std::unique_ptr<MemoryComponent> mem;
+  for (uint64_t number : logs) {
+    s = ReplayLogFile(number, &mem, edit, max_sequence);
+    if (!s.ok()) return s;
+  }
+  if (mem != nullptr && mem->NumEntries() > 0) {
+    uint64_t bytes = 0;
+    s = WriteLevel0Table(mem.get(), edit, &bytes);
+  }
+  return s;
+}
+
+namespace {
+
+// Applies the recovery policy (see the file comment) to the reader's problem reports.
+class RecoveryReporter : public log::Reader::Reporter {
+ public:
+  RecoveryReporter(Logger* log, bool paranoid) : log_(log), paranoid_(paranoid) {}
+
+  void Report(log::Problem problem, uint64_t offset, size_t bytes, const Status& s) override {
+    pending_.push_back({problem, bytes, s});
+  }
+
+  // A valid record was read: earlier problems were in the middle of the log.
+  Status RecordSeen(DBStats* stats) {
+    Status result;
+    for (const Pending& p : pending_) {
+      if (paranoid_) {
+        result = Status::Corruption(
+            p.status.message() + " (followed by valid records; open with paranoid_checks=false "
+                                 "to skip damaged records, or run RepairDB)");
+        break;
+      }
+      Log(log_, "WAL: skipped damaged data: {}", p.status.ToString());
+      DBStats::Add(&stats->recovered_skipped_records, 1);
+    }
+    pending_.clear();
+    return result;
+  }
+
+  // End of the file: what is pending is the tail.
+  Status EndOfFile(DBStats* stats) {
+    Status result;
+    for (const Pending& p : pending_) {
+      if (p.problem == log::Problem::kZeroFilled && paranoid_) {
+        result = Status::Corruption(
+            p.status.message() +
+            " (sluice never writes zeros to a WAL; open with paranoid_checks=false to drop it)");
+        break;
+      }
+      Log(log_, "WAL: dropped torn tail: {}", p.status.ToString());
+      DBStats::Add(&stats->recovered_torn_bytes, p.bytes);
+    }
+    pending_.clear();
+    return result;
+  }
+
+ private:
+  struct Pending {
+    log::Problem problem;
+    size_t bytes;
+    Status status;
+  };
+  Logger* const log_;
+  const bool paranoid_;
+  std::vector<Pending> pending_;
+};
+
+}  // namespace
+
+Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem,
+                             VersionEdit* edit, SequenceNumber* max_sequence) {
+  const std::string fname = LogFileName(dbname_, number);
+  std::unique_ptr<SequentialFile> file;
+  Status s = env_->NewSequentialFile(fname, &file);
+  if (!s.ok()) return s;
+  RecoveryReporter reporter(info_log_.get(), options_.paranoid_checks);
+  log::Reader reader(std::move(file), fname, &reporter);
+  Slice record;
+  std::string scratch;
+  WriteBatch batch;
+  uint64_t records = 0;
+  SequenceNumber last_in_file = 0;
+  while (reader.ReadRecord(&record, &scratch)) {
+    s = reporter.RecordSeen(&stats_);
+    if (!s.ok()) return s;
+    s = WriteBatchInternal::SetContents(&batch, record);
+    if (!s.ok()) {
+      s = Status::Corruption(
+          fmt::format("{} (record at offset {})", s.message(), reader.LastRecordOffset()), fname);
+      if (options_.paranoid_checks) return s;
+      Log(info_log_.get(), "WAL: skipped malformed record: {}", s.ToString());
+      DBStats::Add(&stats_.recovered_skipped_records, 1);
+      continue;
+    }
+    const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
+    if (seq <= last_in_file) {
+      Log(info_log_.get(), "WAL {}: record at offset {} has sequence {} after {}", fname,
+          reader.LastRecordOffset(), seq, last_in_file);
+    }
+    last_in_file = std::max(last_in_file, seq);
+    if (*mem == nullptr) {
+      s = NewMemoryComponent(options_, mem);
+      if (!s.ok()) return s;
+    }
+    s = WriteBatchInternal::InsertInto(&batch, mem->get());
+    if (!s.ok()) return s;
+    records++;
+    if (seq > *max_sequence) *max_sequence = seq;
+    if ((*mem)->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+      uint64_t bytes = 0;
+      s = WriteLevel0Table(mem->get(), edit, &bytes);
+      if (!s.ok()) return s;
+      mem->reset();
+    }
+  }
+  s = reporter.EndOfFile(&stats_);
+  if (!s.ok()) return s;
+  Log(info_log_.get(), "recovered {} records from {}", records, fname);
+  return Status::OK();
+}
+
+Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes) {
+  const uint64_t start = env_->NowMicros();
+  std::unique_ptr<InternalIterator> iter = mem->NewIterator();
+  MergeJobOptions job;
+  job.dbname = dbname_;
+  job.env = env_;
+  job.table_options = table_cache_->table_options();
+  job.table_cache = table_cache_.get();
+  job.paranoid_checks = options_.paranoid_checks;
+  job.new_file_number = [this] { return versions_->NewFileNumber(); };
+  VersionPruner pruner(snapshots_.Sequences(), nullptr);
+  MergeJobResult result;
+  Status s = RunMergeJob(job, iter.get(), &pruner, &result);
+  if (!s.ok()) return s;
+  *bytes = result.bytes_written;
+  for (const FileMetaData& f : result.outputs) edit->AddFile(0, f);
+  DBStats::Add(&stats_.flushes, 1);
+  DBStats::Add(&stats_.flush_bytes, result.bytes_written);
+  DBStats::Add(&stats_.flush_micros, env_->NowMicros() - start);
+  Log(info_log_.get(), "flushed {} entries ({} dropped) to {} L0 file(s), {}",
+      result.entries_written, result.entries_dropped, result.outputs.size(),
+      HumanBytes(result.bytes_written));
+  return Status::OK();
+}
+
+Status DBImpl::NewMemTable(std::shared_ptr<MemTable>* result) {
+  std::unique_ptr<MemoryComponent> rep;
+  Status s = NewMemoryComponent(options_, &rep);
+  if (!s.ok()) return s;
+  const uint64_t number = versions_->NewFileNumber();
+  const std::string fname = LogFileName(dbname_, number);
+  std::unique_ptr<WritableFile> file;
+  s = env_->NewWritableFile(fname, &file);
+  if (!s.ok()) return s;
+  *result = std::make_shared<MemTable>(
+      std::move(rep), std::make_unique<log::Writer>(std::move(file), fname), number);
+  return Status::OK();
+}
+
+void DBImpl::RemoveObsoleteFilesOnOpen() {
+  std::vector<std::string> children;
+  if (!env_->GetChildren(dbname_, &children).ok()) return;
+  uint64_t log_number, manifest_number;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    log_number = versions_->LogNumber();
+    manifest_number = versions_->ManifestFileNumber();
+  }
+  for (const std::string& name : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(name, &number, &type)) continue;
+    bool remove = false;
+    switch (type) {
+      case FileType::kLog: remove = number < log_number; break;
+      case FileType::kTable: remove = !file_registry_->IsLive(number); break;
+      case FileType::kManifest: remove = number != manifest_number; break;
+      case FileType::kTemp: remove = true; break;
+      default: break;
+    }
+    if (remove) {
+      Log(info_log_.get(), "removing obsolete file {}", name);
+      env_->RemoveFile(dbname_ + "/" + name);
+    }
+  }
+}
+
+Status DBImpl::Close() {
+  if (closed_.exchange(true)) return Status::OK();
+  Status result;
+  if (opened_) {
+    // Data written with disable_wal is in no WAL: flush it so a clean close loses nothing.
+    bool unlogged = false;
+    {
+      std::lock_guard<std::mutex> l(mutex_);
+      SuperVersion* sv = CurrentSuperVersion();
+      unlogged = sv->mem->has_unlogged_writes.load();
+      for (const auto& imm : sv->imms) unlogged = unlogged || imm->has_unlogged_writes.load();
+    }
+    if (unlogged && BackgroundError().ok()) {
+      Status s = SwitchMemTable(nullptr, /*force=*/true);
+      if (s.ok()) s = WaitForFlushes(nullptr);
+      if (!s.ok()) result = s;
+    }
+  }
+  StopBackgroundThreads();
+  SuperVersion* sv = super_version_.exchange(nullptr, std::memory_order_acq_rel);
+  if (sv != nullptr) {
+    // Make every acknowledged write durable, even those written with sync=false.
+    Status s = sv->mem->log->Sync();
+    if (s.ok()) s = sv->mem->log->Close();
+    if (!s.ok() && result.ok() && BackgroundError().ok()) result = s;
+  }
+  // The versions and components going away now still name live files: keep them.
+  file_registry_->Disable();
+  if (sv != nullptr) epoch::RetireDelete(sv);
+  epoch::DrainAll();
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    versions_.reset();
+  }
+  table_cache_.reset();
+  block_cache_.reset();
+  if (db_lock_ != nullptr) {
+    env_->UnlockFile(std::move(db_lock_));
+  }
+  if (opened_) Log(info_log_.get(), "closed {}", dbname_);
+  return result;
+}
+
+Status DestroyDB(const std::string& path, const Options& options) {
+  Env* env = options.env != nullptr ? options.env : Env::Default();
+  const std::string dbname = NormalizePath(path);
+  std::vector<std::string> children;
+  Status s = env->GetChildren(dbname, &children);
+  if (!s.ok()) return s.IsNotFound() ? Status::OK() : s;
+  std::unique_ptr<FileLock> lock;
+  s = env->LockFile(LockFileName(dbname), &lock);
+  if (!s.ok()) return s;
+  Status result;
+  for (const std::string& name : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(name, &number, &type) && type != FileType::kLock) {
+      Status del = env->RemoveFile(dbname + "/" + name);
+      if (result.ok() && !del.ok() && !del.IsNotFound()) result = del;
+    }
+  }
+  env->UnlockFile(std::move(lock));
+  env->RemoveFile(LockFileName(dbname));
+  env->RemoveDir(dbname);  // fails, harmlessly, if the directory holds other files
+  return result;
+}
+
+}  // namespace sluice

@@ -1,0 +1,52 @@
+// db/db_stats.h — counters the DB keeps for GetProperty("sluice.stats") and tools. Updated with
+// relaxed atomics (they order nothing); per-level compaction figures are guarded by the DB
+// mutex.
+
+#ifndef SLUICE_DB_DB_STATS_H_
+#define SLUICE_DB_DB_STATS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace sluice {
+
+struct LevelCompactionStats {
+  uint64_t compactions = 0;
+  uint64_t bytes_read = 0;     // input bytes from this level and the one below
+  uint64_t bytes_written = 0;  // output bytes written to the level below
+  uint64_t micros = 0;
+  uint64_t trivial_moves = 0;
+};
+
+struct DBStats {
+  std::atomic<uint64_t> writes{0};            // Write() calls that succeeded
+  std::atomic<uint64_t> keys_written{0};      // updates in those writes
+  std::atomic<uint64_t> user_bytes_written{0};  // key + value bytes of those updates
+  std::atomic<uint64_t> wal_bytes_written{0};
+  std::atomic<uint64_t> gets{0};
+  std::atomic<uint64_t> get_hits{0};
+  std::atomic<uint64_t> flushes{0};
+  std::atomic<uint64_t> flush_bytes{0};
+  std::atomic<uint64_t> flush_micros{0};
+  std::atomic<uint64_t> slowdown_writes{0};
+  std::atomic<uint64_t> slowdown_micros{0};
+  std::atomic<uint64_t> stop_writes{0};
+  std::atomic<uint64_t> stop_micros{0};
+  std::atomic<uint64_t> memtable_waits{0};
+  std::atomic<uint64_t> memtable_wait_micros{0};
+  std::atomic<uint64_t> recovered_torn_bytes{0};
+  std::atomic<uint64_t> recovered_skipped_records{0};
+  std::vector<LevelCompactionStats> levels;  // guarded by the DB mutex
+
+  static void Add(std::atomic<uint64_t>* counter, uint64_t n) {
+    counter->fetch_add(n, std::memory_order_relaxed);
+  }
+  static uint64_t Get(const std::atomic<uint64_t>& counter) {
+    return counter.load(std::memory_order_relaxed);
+  }
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_DB_STATS_H_

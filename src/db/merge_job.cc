@@ -1,0 +1,152 @@
+// db/merge_job.cc — see merge_job.h.
+
+#include "db/merge_job.h"
+
+#include "db/filename.h"
+#include "table/table_cache.h"
+
+namespace sluice {
+
+namespace {
+
+class OutputFile {
+ public:
+  OutputFile(const MergeJobOptions& options, uint64_t number)
+      : options_(options), meta_() {
+    meta_.number = number;
+  }
+
+  Status Open() {
+    Status s = options_.env->NewWritableFile(TableFileName(options_.dbname, meta_.number), &file_);
+    if (s.ok()) builder_ = std::make_unique<TableBuilder>(options_.table_options, file_.get());
+    return s;
+  }
+
+  void Add(const ParsedInternalKey& ikey, const Slice& key, const Slice& value) {
+    if (meta_.num_entries == 0) meta_.smallest.DecodeFrom(key);
+    meta_.largest.DecodeFrom(key);
+    if (ikey.sequence < meta_.smallest_seqno) meta_.smallest_seqno = ikey.sequence;
+    if (ikey.sequence > meta_.largest_seqno) meta_.largest_seqno = ikey.sequence;
+    meta_.num_entries++;
+    if (ikey.type == kTypeDeletion) meta_.num_deletions++;
+    builder_->Add(key, value);
+  }
+
+  uint64_t EstimatedSize() const { return builder_->FileSize(); }
+  Status BuilderStatus() const { return builder_->status(); }
+
+  // Finishes, syncs, closes and (paranoid) verifies the file.
+  Status Finish() {
+    Status s = builder_->Finish();
+    if (s.ok()) {
+      meta_.file_size = builder_->FileSize();
+      s = file_->Sync();
+    }
+    if (s.ok()) s = file_->Close();
+    builder_.reset();
+    file_.reset();
+    if (s.ok() && options_.paranoid_checks && options_.table_cache != nullptr) {
+      std::unique_ptr<InternalIterator> it =
+          options_.table_cache->NewIterator(ReadOptions(), meta_.number, meta_.file_size);
+      uint64_t n = 0;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+      s = it->status();
+      if (s.ok() && n != meta_.num_entries) {
+        s = Status::Corruption("SST file just written reads back a different number of entries",
+                               TableFileName(options_.dbname, meta_.number));
+      }
+    }
+    return s;
+  }
+
+  void Abandon() {
+    if (builder_ != nullptr) builder_->Abandon();
+    builder_.reset();
+    file_.reset();
+  }
+
+  const FileMetaData& meta() const { return meta_; }
+  bool empty() const { return meta_.num_entries == 0; }
+
+ private:
+  const MergeJobOptions& options_;
+  FileMetaData meta_;
+  std::unique_ptr<WritableFile> file_;
+  std::unique_ptr<TableBuilder> builder_;
+};
+
+}  // namespace
+
+Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input,
+                   VersionPruner* pruner, MergeJobResult* result) {
+  std::unique_ptr<OutputFile> out;
+  Status s;
+  std::string last_user_key;
+  bool has_last_user_key = false;
+
+  auto finish_output = [&]() -> Status {
+    Status fs = out->Finish();
+    if (fs.ok()) {
+      result->outputs.push_back(out->meta());
+      result->bytes_written += out->meta().file_size;
+    }
+    out.reset();
+    return fs;
+  };
+
+  for (input->SeekToFirst(); input->Valid() && s.ok(); input->Next()) {
+    result->entries_read++;
+    if (options.cancel != nullptr && (result->entries_read & 4095) == 0 &&
+        options.cancel->load(std::memory_order_relaxed)) {
+      s = Status::IOError("merge job cancelled: the database is closing");
+      break;
+    }
+    const Slice key = input->key();
+    ParsedInternalKey ikey;
+    if (!ParseInternalKey(key, &ikey)) {
+      s = Status::Corruption("bad internal key in flush or compaction input");
+      break;
+    }
+    if (!pruner->Keep(ikey)) continue;
+
+    const bool new_user_key = !has_last_user_key || ikey.user_key != Slice(last_user_key);
+    if (new_user_key) {
+      // Asked for every new key, so the compaction's overlap accounting stays in step.
+      const bool stop = options.should_stop_before && options.should_stop_before(key);
+      if (out != nullptr &&
+          (stop || (options.max_file_size > 0 && out->EstimatedSize() >= options.max_file_size))) {
+        s = finish_output();
+        if (!s.ok()) break;
+      }
+      last_user_key.assign(ikey.user_key.data(), ikey.user_key.size());
+      has_last_user_key = true;
+    }
+    if (out == nullptr) {
+      out = std::make_unique<OutputFile>(options, options.new_file_number());
+      s = out->Open();
+      if (!s.ok()) break;
+    }
+    out->Add(ikey, key, input->value());
+    result->entries_written++;
+  }
+  if (s.ok()) s = input->status();
+  if (s.ok() && out != nullptr) s = out->BuilderStatus();
+  if (s.ok() && out != nullptr) s = finish_output();
+  result->entries_dropped = pruner->dropped();
+
+  if (!s.ok()) {
+    if (out != nullptr) {
+      const uint64_t number = out->meta().number;
+      out->Abandon();
+      options.env->RemoveFile(TableFileName(options.dbname, number));
+    }
+    for (const FileMetaData& f : result->outputs) {
+      options.table_cache->Evict(f.number);
+      options.env->RemoveFile(TableFileName(options.dbname, f.number));
+    }
+    result->outputs.clear();
+  }
+  return s;
+}
+
+}  // namespace sluice

@@ -1,0 +1,22 @@
+// db/merging_iterator.h — merges sorted child iterators into one sorted stream (a k-way merge
+// over a binary heap), forwards and backwards. Equal keys from different children are all
+// yielded (internal keys are unique per version anyway); among equal keys the child listed
+// first comes first.
+
+#ifndef SLUICE_DB_MERGING_ITERATOR_H_
+#define SLUICE_DB_MERGING_ITERATOR_H_
+
+#include <memory>
+#include <vector>
+
+#include "table/internal_iterator.h"
+#include "util/comparator.h"
+
+namespace sluice {
+
+std::unique_ptr<InternalIterator> NewMergingIterator(
+    const Comparator* cmp, std::vector<std::unique_ptr<InternalIterator>> children);
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_MERGING_ITERATOR_H_

@@ -1,0 +1,85 @@
+// db/timestamp_oracle.h — cLSM's timestamps: one global counter, the Active set of timestamps
+// taken but not yet fully written, and snapTime, the newest timestamp handed to a snapshot.
+//
+// Writers:  ClaimSlot() → AssignSequence() (inside the WAL reservation, so log order is
+//           sequence order) → apply the write → Release().
+// Readers:  SnapshotSequence() for snapshots and iterators; IsBatchInFlight() for point reads.
+//
+// Invariants (cLSM, Algorithm 2):
+//   * AssignSequence publishes its timestamp in Active *before* reading snapTime (both seq_cst),
+//     and takes a new one while its timestamp is <= snapTime. A snapshot publishes snapTime
+//     *before* waiting on Active. So for every snapshot s and every write w with ts(w) <= s,
+//     either w finished before s was returned, or w saw snapTime >= ts(w) and retried with a
+//     larger timestamp. A snapshot therefore sees exactly the writes with ts <= s, all complete.
+//   * snapTime never moves backwards (CAS to the max).
+//   * Every update of a multi-entry batch carries the batch's one timestamp. A point read that
+//     finds a version whose timestamp belongs to a batch still in Active ignores it (reads the
+//     next older version), so a batch becomes visible all at once, at Release().
+//     batches_in_flight_ is raised before the slot is published and lowered after it is
+//     cleared, so a reader that sees 0 knows no batch is in flight (see IsBatchInFlight).
+// Active is a fixed array of cache-line padded slots; a writer owns one slot for the duration
+// of its write (at most kSlots writes are in flight; more wait for a slot).
+
+#ifndef SLUICE_DB_TIMESTAMP_ORACLE_H_
+#define SLUICE_DB_TIMESTAMP_ORACLE_H_
+
+#include <atomic>
+#include <cstdint>
+
+#include "db/dbformat.h"
+#include "util/cpu.h"
+
+namespace sluice {
+
+class TimestampOracle {
+ public:
+  static constexpr int kSlots = 64;
+
+  explicit TimestampOracle(SequenceNumber last_sequence = 0);
+  TimestampOracle(const TimestampOracle&) = delete;
+  TimestampOracle& operator=(const TimestampOracle&) = delete;
+
+  // Claims a free Active slot for the calling writer (waits while all are taken).
+  int ClaimSlot();
+  // Takes the write's timestamp (see the invariants). multi_entry: the write is a batch of
+  // more than one update, whose updates must become visible together.
+  SequenceNumber AssignSequence(int slot, bool multi_entry);
+  // The write of this slot is complete (or abandoned): remove it from Active, free the slot.
+  void Release(int slot, bool multi_entry);
+
+  // A timestamp for a snapshot: below every active timestamp, never below an earlier snapshot.
+  // linearizable: also wait until every write that started before the call is covered.
+  SequenceNumber SnapshotSequence(bool linearizable);
+
+  // True if seq is the timestamp of a multi-entry batch that is still being applied.
+  bool IsBatchInFlight(SequenceNumber seq) const;
+
+  // The largest timestamp handed out so far.
+  SequenceNumber LastSequence() const { return counter_.load(std::memory_order_seq_cst); }
+  // Raises the counter to at least seq (recovery). Not concurrent with writers.
+  void AdvanceTo(SequenceNumber seq);
+
+ private:
+  static constexpr uint64_t kEmpty = 0;
+  static constexpr uint64_t kClaimed = uint64_t{1} << 62;  // slot owned, no timestamp yet
+  static constexpr uint64_t kBatchBit = uint64_t{1} << 63;
+  static constexpr uint64_t kSeqMask = (uint64_t{1} << 56) - 1;
+  static constexpr SequenceNumber kNoneActive = ~SequenceNumber{0};
+
+  // Smallest timestamp in Active, or kNoneActive.
+  SequenceNumber MinActive() const;
+  SequenceNumber SerializableSnapshot();
+
+  struct alignas(kCacheLineSize) Slot {
+    std::atomic<uint64_t> value{kEmpty};
+  };
+
+  std::atomic<SequenceNumber> counter_;
+  alignas(kCacheLineSize) std::atomic<SequenceNumber> snap_time_{0};
+  alignas(kCacheLineSize) std::atomic<int64_t> batches_in_flight_{0};
+  Slot slots_[kSlots];
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_TIMESTAMP_ORACLE_H_

@@ -1,0 +1,148 @@
+// db/write_batch.cc — WriteBatch and its encoding (see write_batch_internal.h).
+
+#include <algorithm>
+#include <vector>
+
+#include "db/write_batch_internal.h"
+#include "memory/memory_component.h"
+#include "util/coding.h"
+
+namespace sluice {
+
+namespace {
+
+struct Update {
+  ValueType type;
+  Slice key;
+  Slice value;
+};
+
+// Parses every record; Corruption if the encoding or the count is wrong.
+Status ParseRecords(const std::string& rep, std::vector<Update>* updates) {
+  if (rep.size() < WriteBatchInternal::kHeader) {
+    return Status::Corruption("write batch too small");
+  }
+  Slice input(rep);
+  input.remove_prefix(WriteBatchInternal::kHeader);
+  const uint32_t expected = DecodeFixed32(rep.data() + 8);
+  uint32_t found = 0;
+  while (!input.empty()) {
+    const uint8_t tag = static_cast<uint8_t>(input[0]);
+    input.remove_prefix(1);
+    Update u;
+    switch (tag) {
+      case kTypeValue:
+        if (!GetLengthPrefixedSlice(&input, &u.key) || !GetLengthPrefixedSlice(&input, &u.value)) {
+          return Status::Corruption("bad write batch put record");
+        }
+        u.type = kTypeValue;
+        break;
+      case kTypeDeletion:
+        if (!GetLengthPrefixedSlice(&input, &u.key)) {
+          return Status::Corruption("bad write batch delete record");
+        }
+        u.type = kTypeDeletion;
+        break;
+      default:
+        return Status::Corruption("unknown write batch record tag");
+    }
+    if (updates != nullptr) updates->push_back(u);
+    found++;
+  }
+  if (found != expected) return Status::Corruption("write batch count does not match records");
+  return Status::OK();
+}
+
+}  // namespace
+
+WriteBatch::WriteBatch() { Clear(); }
+
+void WriteBatch::Clear() {
+  rep_.clear();
+  rep_.resize(WriteBatchInternal::kHeader);
+}
+
+uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
+
+void WriteBatch::Put(const Slice& key, const Slice& value) {
+  WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
+  rep_.push_back(static_cast<char>(kTypeValue));
+  PutLengthPrefixedSlice(&rep_, key);
+  PutLengthPrefixedSlice(&rep_, value);
+}
+
+void WriteBatch::Delete(const Slice& key) {
+  WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
+  rep_.push_back(static_cast<char>(kTypeDeletion));
+  PutLengthPrefixedSlice(&rep_, key);
+}
+
+void WriteBatch::Append(const WriteBatch& source) {
+  WriteBatchInternal::SetCount(this, Count() + source.Count());
+  rep_.append(source.rep_.data() + WriteBatchInternal::kHeader,
+              source.rep_.size() - WriteBatchInternal::kHeader);
+}
+
+Status WriteBatch::Iterate(Handler* handler) const {
+  std::vector<Update> updates;
+  Status s = ParseRecords(rep_, &updates);
+  if (!s.ok()) return s;
+  for (const Update& u : updates) {
+    if (u.type == kTypeValue) {
+      handler->Put(u.key, u.value);
+    } else {
+      handler->Delete(u.key);
+    }
+  }
+  return Status::OK();
+}
+
+uint32_t WriteBatchInternal::Count(const WriteBatch* b) { return DecodeFixed32(b->rep_.data() + 8); }
+
+void WriteBatchInternal::SetCount(WriteBatch* b, uint32_t n) { EncodeFixed32(&b->rep_[8], n); }
+
+SequenceNumber WriteBatchInternal::Sequence(const WriteBatch* b) {
+  return DecodeFixed64(b->rep_.data());
+}
+
+void WriteBatchInternal::SetSequence(WriteBatch* b, SequenceNumber seq) {
+  EncodeFixed64(&b->rep_[0], seq);
+}
+
+Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
+  b->rep_.assign(contents.data(), contents.size());
+  return ParseRecords(b->rep_, nullptr);
+}
+
+Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
+  std::vector<Update> updates;
+  Status s = ParseRecords(b->rep_, &updates);
+  if (!s.ok()) return s;
+  const SequenceNumber seq = Sequence(b);
+  if (updates.size() > 1) {
+    // Keep the last update of each key: stable sort by key, then take the last of each run.
+    std::stable_sort(updates.begin(), updates.end(),
+                     [](const Update& a, const Update& c) { return a.key.compare(c.key) < 0; });
+    size_t out = 0;
+    for (size_t i = 0; i < updates.size(); i++) {
+      if (i + 1 < updates.size() && updates[i + 1].key == updates[i].key) continue;
+      updates[out++] = updates[i];
+    }
+    updates.resize(out);
+  }
+  for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value);
+  return Status::OK();
+}
+
+void WriteBatchInternal::MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value) {
+  *max_key = 0;
+  *max_value = 0;
+  std::vector<Update> updates;
+  if (!ParseRecords(b->rep_, &updates).ok()) return;
+  for (const Update& u : updates) {
+    *max_key = std::max(*max_key, u.key.size());
+    *max_value = std::max(*max_value, u.value.size());
+  }
+}
+
+}  // namespace sluice

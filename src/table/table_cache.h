@@ -1,0 +1,62 @@
+// table/table_cache.h — keeps SST files open: a bounded LRU cache of table readers, keyed by
+// file number, shared by every read path (gets, iterators, compactions).
+//
+// A reader is opened on first use and closed when evicted and no longer in use (the cache's
+// handles pin it). A file that becomes obsolete is Evict()ed before it is deleted.
+
+#ifndef SLUICE_TABLE_TABLE_CACHE_H_
+#define SLUICE_TABLE_TABLE_CACHE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "sluice/env.h"
+#include "sluice/options.h"
+#include "table/internal_iterator.h"
+#include "table/table_builder.h"
+#include "util/cache.h"
+
+namespace sluice {
+
+class Table;
+
+class TableCache {
+ public:
+  // table_options.block_cache may be null. entries: how many readers stay open.
+  TableCache(std::string dbname, Env* env, const TableOptions& table_options, int entries);
+  ~TableCache();
+  TableCache(const TableCache&) = delete;
+  TableCache& operator=(const TableCache&) = delete;
+
+  // Iterator over the file; it pins the reader until destroyed.
+  std::unique_ptr<InternalIterator> NewIterator(const ReadOptions& options, uint64_t number,
+                                                uint64_t file_size);
+
+  // Calls found(key, value) for the first entry >= internal_key, unless the bloom filter rules
+  // the user key out (see Table::InternalGet).
+  Status Get(const ReadOptions& options, uint64_t number, uint64_t file_size,
+             const Slice& internal_key,
+             const std::function<void(const Slice& key, const Slice& value)>& found);
+
+  // Opens the file (through the cache) and reports its properties and checksums.
+  Status VerifyFile(uint64_t number, uint64_t file_size);
+
+  // Closes the reader of a file about to be deleted.
+  void Evict(uint64_t number);
+
+  const TableOptions& table_options() const { return table_options_; }
+
+ private:
+  Status FindTable(uint64_t number, uint64_t file_size, Cache::Handle** handle);
+
+  const std::string dbname_;
+  Env* const env_;
+  const TableOptions table_options_;
+  std::unique_ptr<Cache> cache_;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_TABLE_TABLE_CACHE_H_

@@ -1,0 +1,52 @@
+// version/file_metadata.cc — see file_metadata.h.
+
+#include "version/file_metadata.h"
+
+namespace sluice {
+
+std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    live_[meta.number]++;
+  }
+  // The deleter keeps the registry alive: metadata may outlive the DB object in odd orders of
+  // destruction (an iterator destroyed late), and must still be able to report.
+  std::shared_ptr<FileRegistry> self = shared_from_this();
+  auto* copy = new FileMetaData(meta);
+  copy->being_compacted = false;  // a file moved by a compaction is not an input of a new one
+  return std::shared_ptr<FileMetaData>(copy, [self](FileMetaData* f) {
+    const uint64_t number = f->number;
+    delete f;
+    self->Drop(number);
+  });
+}
+
+void FileRegistry::Drop(uint64_t number) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = live_.find(number);
+  if (it == live_.end()) return;
+  if (--it->second == 0) {
+    live_.erase(it);
+    if (!disabled_) obsolete_.push_back(number);
+  }
+}
+
+std::vector<uint64_t> FileRegistry::TakeObsolete() {
+  std::lock_guard<std::mutex> l(mu_);
+  std::vector<uint64_t> result;
+  result.swap(obsolete_);
+  return result;
+}
+
+bool FileRegistry::IsLive(uint64_t number) const {
+  std::lock_guard<std::mutex> l(mu_);
+  return live_.count(number) > 0;
+}
+
+void FileRegistry::Disable() {
+  std::lock_guard<std::mutex> l(mu_);
+  disabled_ = true;
+  obsolete_.clear();
+}
+
+}  // namespace sluice

@@ -1,0 +1,62 @@
+// version/file_metadata.h — what a version knows about one SST file, and the registry that
+// learns when a file is no longer referenced by anything.
+//
+// Versions hold files through std::shared_ptr<FileMetaData>; an iterator or a compaction that
+// holds a version holds its files. Every FileMetaData is created by a FileRegistry, which counts
+// the live objects per file number (a file moved between levels is briefly held by two
+// objects). When the count of a number drops to zero, nothing can read the file any more and
+// its number is queued as obsolete; the DB deletes queued files in the background. This is the
+// only way an SST file is deleted while the DB is open.
+
+#ifndef SLUICE_VERSION_FILE_METADATA_H_
+#define SLUICE_VERSION_FILE_METADATA_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "db/dbformat.h"
+
+namespace sluice {
+
+struct FileMetaData {
+  uint64_t number = 0;
+  uint64_t file_size = 0;
+  InternalKey smallest;  // smallest internal key in the file
+  InternalKey largest;   // largest internal key in the file
+  SequenceNumber smallest_seqno = kMaxSequenceNumber;
+  SequenceNumber largest_seqno = 0;
+  uint64_t num_entries = 0;
+  uint64_t num_deletions = 0;
+  // Guarded by the DB mutex: the file is an input of a running compaction.
+  bool being_compacted = false;
+};
+
+class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
+ public:
+  // A new metadata object (a copy of `meta`) counted under meta.number.
+  std::shared_ptr<FileMetaData> Make(const FileMetaData& meta);
+
+  // Takes the numbers that became obsolete since the last call.
+  std::vector<uint64_t> TakeObsolete();
+
+  // Whether any object for this number is alive.
+  bool IsLive(uint64_t number) const;
+
+  // Stops queueing: used at close, when the last versions go away but their files stay.
+  void Disable();
+
+ private:
+  void Drop(uint64_t number);
+
+  mutable std::mutex mu_;
+  std::unordered_map<uint64_t, int> live_;  // guarded by mu_
+  std::vector<uint64_t> obsolete_;          // guarded by mu_
+  bool disabled_ = false;                   // guarded by mu_
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_VERSION_FILE_METADATA_H_

@@ -1,0 +1,187 @@
+// version/version_edit.cc — see version_edit.h.
+
+#include "version/version_edit.h"
+
+#include <fmt/format.h>
+
+#include "util/coding.h"
+
+namespace sluice {
+
+namespace {
+
+// Stored in MANIFEST files: never renumber.
+enum Tag : uint32_t {
+  kComparator = 1,
+  kLogNumber = 2,
+  kNextFileNumber = 3,
+  kLastSequence = 4,
+  kCompactPointer = 5,
+  kDeletedFile = 6,
+  kNewFile = 7,
+};
+
+constexpr int kMaxLevels = 64;
+
+bool GetInternalKey(Slice* input, InternalKey* dst) {
+  Slice str;
+  if (!GetLengthPrefixedSlice(input, &str) || str.size() < 8) return false;
+  return dst->DecodeFrom(str);
+}
+
+bool GetLevel(Slice* input, int* level) {
+  uint32_t v;
+  if (GetVarint32(input, &v) && v < kMaxLevels) {
+    *level = static_cast<int>(v);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void VersionEdit::EncodeTo(std::string* dst) const {
+  if (has_comparator_) {
+    PutVarint32(dst, kComparator);
+    PutLengthPrefixedSlice(dst, comparator_);
+  }
+  if (has_log_number_) {
+    PutVarint32(dst, kLogNumber);
+    PutVarint64(dst, log_number_);
+  }
+  if (has_next_file_number_) {
+    PutVarint32(dst, kNextFileNumber);
+    PutVarint64(dst, next_file_number_);
+  }
+  if (has_last_sequence_) {
+    PutVarint32(dst, kLastSequence);
+    PutVarint64(dst, last_sequence_);
+  }
+  for (const auto& [level, key] : compact_pointers_) {
+    PutVarint32(dst, kCompactPointer);
+    PutVarint32(dst, static_cast<uint32_t>(level));
+    PutLengthPrefixedSlice(dst, key.Encode());
+  }
+  for (const auto& [level, number] : deleted_files_) {
+    PutVarint32(dst, kDeletedFile);
+    PutVarint32(dst, static_cast<uint32_t>(level));
+    PutVarint64(dst, number);
+  }
+  for (const auto& [level, f] : new_files_) {
+    PutVarint32(dst, kNewFile);
+    PutVarint32(dst, static_cast<uint32_t>(level));
+    PutVarint64(dst, f.number);
+    PutVarint64(dst, f.file_size);
+    PutLengthPrefixedSlice(dst, f.smallest.Encode());
+    PutLengthPrefixedSlice(dst, f.largest.Encode());
+    PutVarint64(dst, f.smallest_seqno);
+    PutVarint64(dst, f.largest_seqno);
+    PutVarint64(dst, f.num_entries);
+    PutVarint64(dst, f.num_deletions);
+  }
+}
+
+Status VersionEdit::DecodeFrom(const Slice& src) {
+  Clear();
+  Slice input = src;
+  const char* msg = nullptr;
+  uint32_t tag;
+  while (msg == nullptr && GetVarint32(&input, &tag)) {
+    switch (tag) {
+      case kComparator: {
+        Slice str;
+        if (GetLengthPrefixedSlice(&input, &str)) {
+          comparator_ = str.ToString();
+          has_comparator_ = true;
+        } else {
+          msg = "comparator name";
+        }
+        break;
+      }
+      case kLogNumber:
+        if (GetVarint64(&input, &log_number_)) {
+          has_log_number_ = true;
+        } else {
+          msg = "log number";
+        }
+        break;
+      case kNextFileNumber:
+        if (GetVarint64(&input, &next_file_number_)) {
+          has_next_file_number_ = true;
+        } else {
+          msg = "next file number";
+        }
+        break;
+      case kLastSequence:
+        if (GetVarint64(&input, &last_sequence_)) {
+          has_last_sequence_ = true;
+        } else {
+          msg = "last sequence number";
+        }
+        break;
+      case kCompactPointer: {
+        int level;
+        InternalKey key;
+        if (GetLevel(&input, &level) && GetInternalKey(&input, &key)) {
+          compact_pointers_.emplace_back(level, key);
+        } else {
+          msg = "compaction pointer";
+        }
+        break;
+      }
+      case kDeletedFile: {
+        int level;
+        uint64_t number;
+        if (GetLevel(&input, &level) && GetVarint64(&input, &number)) {
+          deleted_files_.emplace(level, number);
+        } else {
+          msg = "deleted file";
+        }
+        break;
+      }
+      case kNewFile: {
+        int level;
+        FileMetaData f;
+        if (GetLevel(&input, &level) && GetVarint64(&input, &f.number) &&
+            GetVarint64(&input, &f.file_size) && GetInternalKey(&input, &f.smallest) &&
+            GetInternalKey(&input, &f.largest) && GetVarint64(&input, &f.smallest_seqno) &&
+            GetVarint64(&input, &f.largest_seqno) && GetVarint64(&input, &f.num_entries) &&
+            GetVarint64(&input, &f.num_deletions)) {
+          new_files_.emplace_back(level, f);
+        } else {
+          msg = "new-file entry";
+        }
+        break;
+      }
+      default:
+        msg = "unknown tag";
+        break;
+    }
+  }
+  if (msg == nullptr && !input.empty()) msg = "invalid tag";
+  if (msg != nullptr) return Status::Corruption("VersionEdit", msg);
+  return Status::OK();
+}
+
+std::string VersionEdit::DebugString() const {
+  std::string r = "VersionEdit {";
+  if (has_comparator_) r += fmt::format("\n  Comparator: {}", comparator_);
+  if (has_log_number_) r += fmt::format("\n  LogNumber: {}", log_number_);
+  if (has_next_file_number_) r += fmt::format("\n  NextFile: {}", next_file_number_);
+  if (has_last_sequence_) r += fmt::format("\n  LastSeq: {}", last_sequence_);
+  for (const auto& [level, key] : compact_pointers_) {
+    r += fmt::format("\n  CompactPointer: L{} {}", level, key.DebugString());
+  }
+  for (const auto& [level, number] : deleted_files_) {
+    r += fmt::format("\n  RemoveFile: L{} {}", level, number);
+  }
+  for (const auto& [level, f] : new_files_) {
+    r += fmt::format("\n  AddFile: L{} {} {} bytes [{} .. {}] seq {}..{}", level, f.number,
+                     f.file_size, f.smallest.DebugString(), f.largest.DebugString(),
+                     f.smallest_seqno, f.largest_seqno);
+  }
+  r += "\n}\n";
+  return r;
+}
+
+}  // namespace sluice

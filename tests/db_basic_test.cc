@@ -1,0 +1,418 @@
+// Engine tests run over every memory component: the API's behaviour end to end (reads, writes,
+// batches, iterators, snapshots, flush, compaction, reopen, properties, bad input).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <thread>
+
+#include "memory/memory_component.h"
+#include "sluice/db.h"
+#include "sluice/env.h"
+#include "support/db_test_util.h"
+
+namespace sluice::test {
+
+class DBBasicTest : public DBTestBase, public ::testing::TestWithParam<std::string> {
+ public:
+  DBBasicTest() : DBTestBase(GetParam()) {}
+};
+
+TEST_P(DBBasicTest, PutGetDeleteOverwrite) {
+  Open();
+  ASSERT_TRUE(Put("foo", "v1").ok());
+  EXPECT_EQ("v1", Get("foo"));
+  ASSERT_TRUE(Put("foo", "v2").ok());
+  EXPECT_EQ("v2", Get("foo"));
+  ASSERT_TRUE(Delete("foo").ok());
+  EXPECT_EQ("NOT_FOUND", Get("foo"));
+  EXPECT_TRUE(Delete("never-existed").ok());
+  EXPECT_EQ("NOT_FOUND", Get("never-existed"));
+}
+
+TEST_P(DBBasicTest, EmptyKeyAndEmptyValueAreOrdinary) {
+  Open();
+  ASSERT_TRUE(Put("", "empty-key").ok());
+  ASSERT_TRUE(Put("k", "").ok());
+  EXPECT_EQ("empty-key", Get(""));
+  EXPECT_EQ("", Get("k"));
+  EXPECT_EQ("->empty-key, k->", Contents());
+  ASSERT_TRUE(db()->Flush().ok());
+  Reopen();
+  EXPECT_EQ("empty-key", Get(""));
+  EXPECT_EQ("", Get("k"));
+  ASSERT_TRUE(Delete("").ok());
+  EXPECT_EQ("NOT_FOUND", Get(""));
+}
+
+TEST_P(DBBasicTest, BinaryKeysAndValues) {
+  Open();
+  const std::string k("a\0b\xff", 4), v("\0\0\x01", 3);
+  ASSERT_TRUE(Put(k, v).ok());
+  EXPECT_EQ(v, Get(k));
+  EXPECT_EQ("NOT_FOUND", Get(std::string("a\0b", 3)));
+  ASSERT_TRUE(db()->Flush().ok());
+  EXPECT_EQ(v, Get(k));
+}
+
+TEST_P(DBBasicTest, WriteBatchIsAtomicAndLastUpdateWins) {
+  Open();
+  ASSERT_TRUE(Put("a", "old").ok());
+  WriteBatch batch;
+  batch.Put("a", "1");
+  batch.Put("b", "2");
+  batch.Delete("a");
+  batch.Put("c", "3");
+  batch.Put("c", "4");
+  EXPECT_EQ(5u, batch.Count());
+  ASSERT_TRUE(db()->Write(WriteOptions(), &batch).ok());
+  EXPECT_EQ("b->2, c->4", Contents());
+  ASSERT_TRUE(db()->Flush().ok());
+  Reopen();
+  EXPECT_EQ("b->2, c->4", Contents());
+  WriteBatch empty;
+  EXPECT_TRUE(db()->Write(WriteOptions(), &empty).ok());
+}
+
+TEST_P(DBBasicTest, IteratorForwardBackwardSeek) {
+  Open();
+  for (int i = 0; i < 100; i += 2) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 1; i < 100; i += 4) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(Delete(Key(10)).ok());
+  std::vector<int> expected;
+  for (int i = 0; i < 100; i++) {
+    if ((i % 2 == 0 || i % 4 == 1) && i != 10) expected.push_back(i);
+  }
+  std::unique_ptr<Iterator> it = db()->NewIterator(ReadOptions());
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), n++) {
+    ASSERT_EQ(Key(expected[n]), it->key().ToString());
+    ASSERT_EQ(Value(expected[n]), it->value().ToString());
+  }
+  EXPECT_EQ(expected.size(), n);
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    ASSERT_GT(n, 0u);
+    ASSERT_EQ(Key(expected[--n]), it->key().ToString());
+  }
+  EXPECT_EQ(0u, n);
+
+  it->Seek(Key(10));  // deleted: lands on the next key
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(12), it->key().ToString());
+  it->Prev();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(9), it->key().ToString());
+  it->Next();
+  it->Next();
+  EXPECT_EQ(Key(13), it->key().ToString());
+  it->SeekForPrev(Key(10));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(9), it->key().ToString());
+  it->SeekForPrev(Key(12));
+  EXPECT_EQ(Key(12), it->key().ToString());
+  it->Seek("zzz");
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev("a");
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev("zzz");
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(98), it->key().ToString());
+  EXPECT_TRUE(it->status().ok());
+}
+
+TEST_P(DBBasicTest, IteratorIsASnapshotOfItsCreationTime) {
+  Open();
+  ASSERT_TRUE(Put("a", "1").ok());
+  ASSERT_TRUE(Put("b", "1").ok());
+  std::unique_ptr<Iterator> it = db()->NewIterator(ReadOptions());
+  ASSERT_TRUE(Put("a", "2").ok());
+  ASSERT_TRUE(Delete("b").ok());
+  ASSERT_TRUE(Put("c", "2").ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  std::string seen;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    seen += it->key().ToString() + "=" + it->value().ToString() + ";";
+  }
+  EXPECT_EQ("a=1;b=1;", seen);
+  EXPECT_EQ("a->2, c->2", Contents());
+}
+
+TEST_P(DBBasicTest, SnapshotsSurviveFlushAndCompaction) {
+  Open();
+  ASSERT_TRUE(Put("k", "v1").ok());
+  const Snapshot* s1 = db()->GetSnapshot();
+  ASSERT_TRUE(Put("k", "v2").ok());
+  ASSERT_TRUE(Put("gone", "x").ok());
+  const Snapshot* s2 = db()->GetSnapshot();
+  ASSERT_TRUE(Put("k", "v3").ok());
+  ASSERT_TRUE(Delete("gone").ok());
+  for (int round = 0; round < 3; round++) {
+    EXPECT_EQ("v1", Get("k", s1));
+    EXPECT_EQ("NOT_FOUND", Get("gone", s1));
+    EXPECT_EQ("v2", Get("k", s2));
+    EXPECT_EQ("x", Get("gone", s2));
+    EXPECT_EQ("v3", Get("k"));
+    EXPECT_EQ("NOT_FOUND", Get("gone"));
+    EXPECT_EQ("gone->x, k->v2", Contents(s2));
+    if (round == 0) {
+      ASSERT_TRUE(db()->Flush().ok());
+    } else if (round == 1) {
+      ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+    }
+  }
+  EXPECT_GT(s2->sequence(), s1->sequence());
+  db()->ReleaseSnapshot(s1);
+  db()->ReleaseSnapshot(s2);
+  db()->ReleaseSnapshot(nullptr);
+  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  EXPECT_EQ("k->v3", Contents());
+}
+
+TEST_P(DBBasicTest, DataSurvivesReopenWithAndWithoutFlush) {
+  Open();
+  for (int i = 0; i < 500; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  Reopen();  // from the WAL
+  for (int i = 0; i < 500; i++) ASSERT_EQ(Value(i), Get(Key(i)));
+  for (int i = 0; i < 500; i += 3) ASSERT_TRUE(Delete(Key(i)).ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  Reopen();  // from SST files
+  for (int i = 0; i < 500; i++) ASSERT_EQ(i % 3 == 0 ? "NOT_FOUND" : Value(i), Get(Key(i)));
+  Reopen();
+  EXPECT_EQ(333u, ContentsMap().size());
+}
+
+TEST_P(DBBasicTest, ManyWritesFlushAndCompactIntoLevels) {
+  Options o = DefaultOptions();
+  o.level0_file_num_compaction_trigger = 2;
+  Open(o);
+  constexpr int kKeys = 20000;
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_TRUE(Put(Key((i * 7919) % kKeys), Value(i, 60)).ok());
+  }
+  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  EXPECT_EQ(0, NumFilesAtLevel(0));
+  EXPECT_GT(TotalFiles(), 1);
+  std::map<std::string, std::string> contents = ContentsMap();
+  ASSERT_EQ(static_cast<size_t>(kKeys), contents.size());
+  for (int i = 0; i < kKeys; i++) {
+    ASSERT_EQ(Value(i, 60), Get(Key((i * 7919) % kKeys)));
+  }
+  Reopen();
+  EXPECT_EQ(static_cast<size_t>(kKeys), ContentsMap().size());
+  std::string stats;
+  ASSERT_TRUE(db()->GetProperty("sluice.stats", &stats));
+  EXPECT_NE(std::string::npos, stats.find("Write amplification"));
+}
+
+TEST_P(DBBasicTest, CompactRangeDropsDeletedAndOverwrittenVersions) {
+  Open();
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 2000; i++) ASSERT_TRUE(Put(Key(i), Value(i + round)).ok());
+    ASSERT_TRUE(db()->Flush().ok());
+  }
+  for (int i = 0; i < 2000; i++) ASSERT_TRUE(Delete(Key(i)).ok());
+  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  EXPECT_EQ("", Contents());
+  EXPECT_EQ(0, TotalFiles());
+}
+
+TEST_P(DBBasicTest, LargeValues) {
+  Open();
+  const std::string big(3 << 20, 'x');
+  ASSERT_TRUE(Put("big", big).ok());
+  ASSERT_TRUE(Put("small", "s").ok());
+  EXPECT_EQ(big, Get("big"));
+  Reopen();
+  EXPECT_EQ(big, Get("big"));
+  ASSERT_TRUE(db()->Flush().ok());
+  EXPECT_EQ(big, Get("big"));
+}
+
+TEST_P(DBBasicTest, PropertiesReportLevelsMemoryAndFiles) {
+  Open();
+  std::string v;
+  EXPECT_FALSE(db()->GetProperty("sluice.no-such-property", &v));
+  EXPECT_FALSE(db()->GetProperty("rocksdb.stats", &v));
+  EXPECT_FALSE(db()->GetProperty("sluice.num-files-at-level99", &v));
+  EXPECT_FALSE(db()->GetProperty("sluice.num-files-at-levelx", &v));
+  ASSERT_TRUE(db()->GetProperty("sluice.num-files-at-level0", &v));
+  EXPECT_EQ("0", v);
+  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(db()->GetProperty("sluice.memory-usage", &v));
+  EXPECT_GT(std::stoull(v), 100u * 100u);
+  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_TRUE(db()->GetProperty("sluice.num-files-at-level0", &v));
+  EXPECT_EQ("1", v);
+  ASSERT_TRUE(db()->GetProperty("sluice.sstables", &v));
+  EXPECT_NE(std::string::npos, v.find("L0"));
+  ASSERT_TRUE(db()->GetProperty("sluice.stats", &v));
+  EXPECT_NE(std::string::npos, v.find("Flushes: 1"));
+}
+
+TEST_P(DBBasicTest, OversizedKeysAndValuesAreInvalidArgument) {
+  Options o = DefaultOptions();
+  o.max_key_size = 10;
+  o.max_value_size = 20;
+  Open(o);
+  Status s = Put(std::string(11, 'k'), "v");
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("max_key_size"));
+  s = Put("k", std::string(21, 'v'));
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("max_value_size"));
+  WriteBatch batch;
+  batch.Put("ok", "ok");
+  batch.Put(std::string(11, 'k'), "v");
+  EXPECT_TRUE(db()->Write(WriteOptions(), &batch).IsInvalidArgument());
+  EXPECT_EQ("NOT_FOUND", Get("ok"));  // nothing of a rejected batch is applied
+  EXPECT_TRUE(Put(std::string(10, 'k'), std::string(20, 'v')).ok());
+}
+
+TEST_P(DBBasicTest, SyncAndDisableWalWrites) {
+  Open();
+  WriteOptions sync;
+  sync.sync = true;
+  ASSERT_TRUE(db()->Put(sync, "synced", "1").ok());
+  WriteOptions nowal;
+  nowal.disable_wal = true;
+  ASSERT_TRUE(db()->Put(nowal, "unlogged", "2").ok());
+  EXPECT_EQ("2", Get("unlogged"));
+  Reopen();  // a clean close flushes unlogged data
+  EXPECT_EQ("1", Get("synced"));
+  EXPECT_EQ("2", Get("unlogged"));
+}
+
+TEST_P(DBBasicTest, CallsOnAClosedDatabaseFail) {
+  Open();
+  ASSERT_TRUE(Put("a", "b").ok());
+  ASSERT_TRUE(db()->Close().ok());
+  EXPECT_TRUE(db()->Close().ok());  // idempotent
+  std::string v;
+  EXPECT_TRUE(db()->Put(WriteOptions(), "a", "c").IsInvalidArgument());
+  EXPECT_TRUE(db()->Get(ReadOptions(), "a", &v).IsInvalidArgument());
+  EXPECT_FALSE(db()->NewIterator(ReadOptions())->Valid());
+  EXPECT_TRUE(db()->NewIterator(ReadOptions())->status().IsInvalidArgument());
+  EXPECT_TRUE(db()->Flush().IsInvalidArgument());
+  EXPECT_EQ(nullptr, db()->GetSnapshot());
+  db_.reset();
+  Open();
+  EXPECT_EQ("b", Get("a"));
+}
+
+TEST_P(DBBasicTest, ConcurrentWritersAndReaders) {
+  Open();
+  constexpr int kThreads = 4, kPerThread = 3000;
+  std::vector<std::thread> threads;
+  std::atomic<int> errors{0};
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; i++) {
+        const int k = t * kPerThread + i;
+        if (!Put(Key(k), Value(k)).ok()) errors++;
+        if (Get(Key(k)) != Value(k)) errors++;  // read-your-writes
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(0, errors.load());
+  EXPECT_EQ(static_cast<size_t>(kThreads * kPerThread), ContentsMap().size());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllComponents, DBBasicTest, ::testing::ValuesIn(MemoryComponentNames()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+// --- Opening: options and directory errors (component-independent) ---
+
+TEST(DBOpen, MissingDirectoryWithoutCreateIfMissingNamesThePath) {
+  TempDir dir;
+  const std::string path = dir.File("nope");
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(Options(), path, &db);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find(path));
+  EXPECT_NE(std::string::npos, s.ToString().find("create_if_missing"));
+  EXPECT_EQ(nullptr, db);
+}
+
+TEST(DBOpen, ErrorIfExists) {
+  TempDir dir;
+  Options o;
+  o.create_if_missing = true;
+  std::unique_ptr<DB> db;
+  ASSERT_TRUE(DB::Open(o, dir.path(), &db).ok());
+  db.reset();
+  o.error_if_exists = true;
+  Status s = DB::Open(o, dir.path(), &db);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("error_if_exists"));
+}
+
+TEST(DBOpen, SecondOpenOfTheSameDirectoryIsBusyAndNamesTheLock) {
+  TempDir dir;
+  Options o;
+  o.create_if_missing = true;
+  std::unique_ptr<DB> db1, db2;
+  ASSERT_TRUE(DB::Open(o, dir.path(), &db1).ok());
+  Status s = DB::Open(o, dir.path(), &db2);
+  EXPECT_TRUE(s.IsBusy()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(dir.File("LOCK")));
+  db1.reset();
+  EXPECT_TRUE(DB::Open(o, dir.path(), &db2).ok());
+}
+
+TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
+  TempDir dir;
+  struct Case {
+    const char* name;
+    std::function<void(Options*)> set;
+  };
+  const std::vector<Case> cases = {
+      {"memtable", [](Options* o) { o->memtable = "bogus"; }},
+      {"write_buffer_size", [](Options* o) { o->write_buffer_size = 0; }},
+      {"block_size", [](Options* o) { o->block_size = 0; }},
+      {"num_levels", [](Options* o) { o->num_levels = 1; }},
+      {"max_background_jobs", [](Options* o) { o->max_background_jobs = 0; }},
+      {"level0_stop_writes_trigger", [](Options* o) { o->level0_stop_writes_trigger = 1; }},
+      {"compression", [](Options* o) { o->compression = static_cast<CompressionType>(9); }},
+      {"max_bytes_for_level_multiplier",
+       [](Options* o) { o->max_bytes_for_level_multiplier = 0.5; }},
+  };
+  for (const Case& c : cases) {
+    Options o;
+    o.create_if_missing = true;
+    c.set(&o);
+    std::unique_ptr<DB> db;
+    Status s = DB::Open(o, dir.path(), &db);
+    EXPECT_TRUE(s.IsInvalidArgument()) << c.name << ": " << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find(c.name)) << s.ToString();
+  }
+}
+
+TEST(DBOpen, DestroyRemovesTheDatabase) {
+  TempDir dir;
+  const std::string path = dir.File("db");
+  Options o;
+  o.create_if_missing = true;
+  {
+    std::unique_ptr<DB> db;
+    ASSERT_TRUE(DB::Open(o, path, &db).ok());
+    ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+  }
+  ASSERT_TRUE(DestroyDB(path, o).ok());
+  EXPECT_FALSE(Env::Default()->FileExists(path));
+  EXPECT_TRUE(DestroyDB(path, o).ok());  // nothing there: fine
+  std::unique_ptr<DB> db;
+  ASSERT_TRUE(DB::Open(o, path, &db).ok());
+  std::string v;
+  EXPECT_TRUE(db->Get(ReadOptions(), "k", &v).IsNotFound());
+}
+
+}  // namespace sluice::test
