@@ -28,7 +28,8 @@ std::vector<std::pair<std::string, std::string>> MakeEntries(int n) {
   for (int i = 0; i < n; i++) {
     char key[32];
     std::snprintf(key, sizeof(key), "key%06d", i * 2);  // even numbers: odd ones fall between
-    entries.emplace_back(key, std::string(static_cast<size_t>(i % 37), static_cast<char>('a' + i % 26)));
+    entries.emplace_back(key,
+                         std::string(static_cast<size_t>(i % 37), static_cast<char>('a' + i % 26)));
   }
   return entries;
 }

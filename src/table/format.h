@@ -42,6 +42,10 @@ struct BlockHandle {
   Status DecodeFrom(Slice* input);
 };
 
+// Names of the meta blocks in the metaindex block.
+inline constexpr char kFilterBlockName[] = "filter.bloom";
+inline constexpr char kPropertiesBlockName[] = "properties";
+
 // Bytes after each block: compression type (1) + masked crc32c (4).
 constexpr size_t kBlockTrailerSize = 5;
 

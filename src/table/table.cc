@@ -8,7 +8,6 @@
 
 #include "db/dbformat.h"
 #include "table/bloom.h"
-#include "table/table_builder.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/comparator.h"

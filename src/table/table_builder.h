@@ -31,10 +31,6 @@
 
 namespace sluice {
 
-// Meta block names in the metaindex block.
-inline constexpr char kFilterBlockName[] = "filter.bloom";
-inline constexpr char kPropertiesBlockName[] = "properties";
-
 class TableBuilder {
  public:
   // file is not owned and must outlive the builder; it is appended to, never synced or closed.

@@ -44,8 +44,12 @@ bool Mentions(const Status& s, const std::string& what) {
 }
 
 ::testing::AssertionResult IsCorruptionNaming(const Status& s, const std::string& what = "") {
-  if (!s.IsCorruption()) return ::testing::AssertionFailure() << "not Corruption: " << s.ToString();
-  if (!Mentions(s, kTestFname)) return ::testing::AssertionFailure() << "no file name: " << s.ToString();
+  if (!s.IsCorruption()) {
+    return ::testing::AssertionFailure() << "not Corruption: " << s.ToString();
+  }
+  if (!Mentions(s, kTestFname)) {
+    return ::testing::AssertionFailure() << "no file name: " << s.ToString();
+  }
   if (!what.empty() && !Mentions(s, what)) {
     return ::testing::AssertionFailure() << "no '" << what << "': " << s.ToString();
   }
@@ -608,7 +612,8 @@ TEST(CraftedTable, VerifyChecksumsFindsKeysOutOfOrder) {
   props.data_size = data.size + kBlockTrailerSize;
   std::unique_ptr<Table> table;
   ASSERT_TRUE(OpenTable(TableOptions(), c.Finish(index, props), &table).ok());
-  EXPECT_TRUE(IsCorruptionNaming(table->VerifyChecksums(), "keys out of order in block at offset 0"));
+  EXPECT_TRUE(
+      IsCorruptionNaming(table->VerifyChecksums(), "keys out of order in block at offset 0"));
 }
 
 TEST(CraftedTable, VerifyChecksumsFindsPropertiesThatDisagree) {

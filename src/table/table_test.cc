@@ -547,7 +547,9 @@ TEST(Table, IteratorPinsCachedBlocksUntilDestroyed) {
   EXPECT_GT(cache->TotalCharge(), 1u);  // the current block is pinned despite the capacity
   // Use the cache heavily from elsewhere; the iterator's block must stay intact.
   GetResult r;
-  for (size_t i = 0; i < entries.size(); i += 7) ASSERT_TRUE(Get(*table, entries[i].first, &r).ok());
+  for (size_t i = 0; i < entries.size(); i += 7) {
+    ASSERT_TRUE(Get(*table, entries[i].first, &r).ok());
+  }
   for (size_t i = 300; i < entries.size(); i++) {
     ASSERT_TRUE(it->Valid());
     ASSERT_EQ(entries[i].first, it->key().ToString());
