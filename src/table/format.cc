@@ -1,0 +1,114 @@
+// table/format.cc — block handles, footer and block reading (see format.h).
+
+#include "table/format.h"
+
+#include <fmt/format.h>
+
+#include "sluice/options.h"
+#include "table/compression.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace sluice {
+
+void BlockHandle::EncodeTo(std::string* dst) const {
+  PutVarint64(dst, offset);
+  PutVarint64(dst, size);
+}
+
+Status BlockHandle::DecodeFrom(Slice* input) {
+  if (GetVarint64(input, &offset) && GetVarint64(input, &size)) return Status::OK();
+  return Status::Corruption("bad block handle");
+}
+
+void Footer::EncodeTo(std::string* dst) const {
+  const size_t start = dst->size();
+  metaindex_handle.EncodeTo(dst);
+  index_handle.EncodeTo(dst);
+  dst->resize(start + kHandlesLength, '\0');
+  PutFixed32(dst, kFormatVersion);
+  PutFixed32(dst, crc32c::Mask(crc32c::Value(dst->data() + start, kHandlesLength + 4)));
+  PutFixed64(dst, kTableMagicNumber);
+}
+
+Status Footer::DecodeFrom(const Slice& input, const std::string& fname) {
+  if (input.size() != kEncodedLength) {
+    return Status::Corruption(fmt::format("truncated footer ({} bytes)", input.size()), fname);
+  }
+  const char* p = input.data();
+  if (DecodeFixed64(p + kHandlesLength + 8) != kTableMagicNumber) {
+    return Status::Corruption("not an SST file (bad magic number)", fname);
+  }
+  const uint32_t expected = crc32c::Unmask(DecodeFixed32(p + kHandlesLength + 4));
+  if (crc32c::Value(p, kHandlesLength + 4) != expected) {
+    return Status::Corruption("bad footer checksum", fname);
+  }
+  const uint32_t version = DecodeFixed32(p + kHandlesLength);
+  if (version != kFormatVersion) {
+    return Status::Corruption(fmt::format("unsupported SST format version {}", version), fname);
+  }
+  Slice handles(p, kHandlesLength);
+  if (!metaindex_handle.DecodeFrom(&handles).ok() || !index_handle.DecodeFrom(&handles).ok()) {
+    return Status::Corruption("bad block handle in footer", fname);
+  }
+  return Status::OK();
+}
+
+uint32_t BlockChecksum(const Slice& stored, uint8_t type) {
+  const char t = static_cast<char>(type);
+  return crc32c::Mask(crc32c::Extend(crc32c::Value(stored.data(), stored.size()), &t, 1));
+}
+
+Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
+                 const BlockReadOptions& options, const BlockHandle& handle,
+                 BlockContents* result) {
+  result->data.clear();
+  const uint64_t offset = handle.offset;
+  if (offset > file_size || file_size - offset < kBlockTrailerSize ||
+      handle.size > file_size - offset - kBlockTrailerSize) {
+    return Status::Corruption(
+        fmt::format("block handle past end of file (offset {}, size {}, file size {})", offset,
+                    handle.size, file_size),
+        fname);
+  }
+  const size_t n = static_cast<size_t>(handle.size);
+  std::string buf(n + kBlockTrailerSize, '\0');
+  Slice got;
+  Status s = file->Read(offset, buf.size(), &got, buf.data());
+  if (!s.ok()) return s;
+  if (got.size() != buf.size()) {
+    return Status::Corruption(fmt::format("truncated block read at offset {} (got {} of {} bytes)",
+                                          offset, got.size(), buf.size()),
+                              fname);
+  }
+  const char* data = got.data();
+  const uint8_t type = static_cast<uint8_t>(data[n]);
+  if (options.verify_checksums) {
+    const uint32_t stored_crc = DecodeFixed32(data + n + 1);
+    if (BlockChecksum(Slice(data, n), type) != stored_crc) {
+      return Status::Corruption(fmt::format("bad block checksum at offset {}", offset), fname);
+    }
+  }
+  if (!IsKnownCompressionType(type)) {
+    return Status::Corruption(
+        fmt::format("unknown compression type {} in block at offset {}", type, offset), fname);
+  }
+  if (static_cast<CompressionType>(type) == CompressionType::kNone) {
+    if (data == buf.data()) {
+      buf.resize(n);
+      result->data = std::move(buf);
+    } else {
+      result->data.assign(data, n);  // the file returned a view of its own memory
+    }
+    return Status::OK();
+  }
+  s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), &result->data);
+  if (!s.ok()) {
+    result->data.clear();
+    return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset),
+                              fname);
+  }
+  return Status::OK();
+}
+
+}  // namespace sluice

@@ -1,0 +1,99 @@
+// table/format.h — the framing of SST files: block handles, the per-block trailer, the footer,
+// and reading one block back from a file.
+//
+// Layout (full description in docs/formats.md, "SST files"):
+//   * every block is stored as   stored_bytes | type:u8 | masked_crc32c:fixed32   where type is
+//     the CompressionType of stored_bytes and the crc covers stored_bytes followed by the type
+//     byte;
+//   * a BlockHandle (offset, size) locates stored_bytes, the size excluding the 5-byte trailer;
+//   * the file ends with a fixed 56-byte Footer.
+// Invariants: ReadBlock never reads or allocates past the file size it is given, never returns
+// contents whose checksum it was asked to verify and could not, and reports every problem as
+// Corruption naming the file and the block offset.
+
+#ifndef SLUICE_TABLE_FORMAT_H_
+#define SLUICE_TABLE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "sluice/env.h"
+#include "sluice/slice.h"
+#include "sluice/status.h"
+
+namespace sluice {
+
+// Location of a block's stored bytes in the file (trailer not included in size).
+struct BlockHandle {
+  // Two varint64s take at most 10 bytes each.
+  static constexpr size_t kMaxEncodedLength = 20;
+
+  uint64_t offset = 0;
+  uint64_t size = 0;
+
+  BlockHandle() = default;
+  BlockHandle(uint64_t o, uint64_t s) : offset(o), size(s) {}
+
+  // Appends varint64 offset, varint64 size.
+  void EncodeTo(std::string* dst) const;
+  // Parses a handle from the front of *input and advances it; Corruption("bad block handle")
+  // if the input is truncated or malformed.
+  Status DecodeFrom(Slice* input);
+};
+
+// Names of the meta blocks in the metaindex block.
+inline constexpr char kFilterBlockName[] = "filter.bloom";
+inline constexpr char kPropertiesBlockName[] = "properties";
+
+// Bytes after each block: compression type (1) + masked crc32c (4).
+constexpr size_t kBlockTrailerSize = 5;
+
+// "sluiceST" as stored on disk (little-endian): the last 8 bytes of every SST file.
+constexpr uint64_t kTableMagicNumber = 0x5453656369756c73ull;
+
+// The last kEncodedLength bytes of an SST file:
+//   [0, 40)  metaindex handle, index handle (varints), zero padding
+//   [40, 44) format version (fixed32, kFormatVersion)
+//   [44, 48) masked crc32c of bytes [0, 44)
+//   [48, 56) kTableMagicNumber (fixed64)
+struct Footer {
+  static constexpr size_t kEncodedLength = 56;
+  static constexpr size_t kHandlesLength = 2 * BlockHandle::kMaxEncodedLength;
+  static constexpr uint32_t kFormatVersion = 1;
+
+  BlockHandle metaindex_handle;
+  BlockHandle index_handle;
+
+  // Appends exactly kEncodedLength bytes.
+  void EncodeTo(std::string* dst) const;
+  // Decodes the footer from input (which must be the last kEncodedLength bytes of the file).
+  // Checks, in order: length, magic ("not an SST file (bad magic number)"), checksum, version,
+  // handles. Errors are Corruption naming fname.
+  Status DecodeFrom(const Slice& input, const std::string& fname);
+};
+
+// The masked crc32c stored in a block trailer: over stored bytes then the type byte.
+uint32_t BlockChecksum(const Slice& stored, uint8_t type);
+
+// Uncompressed contents of one block, owned.
+struct BlockContents {
+  std::string data;
+};
+
+struct BlockReadOptions {
+  bool verify_checksums = true;
+};
+
+// Reads the block at handle (handle.size stored bytes + trailer) from file, verifies its
+// checksum if options.verify_checksums, and uncompresses it into *result. file_size is the size
+// of the file: a handle reaching past it is Corruption (checked before allocating). I/O errors
+// of the file are returned as they are; everything else wrong is Corruption naming fname and
+// the block offset.
+Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
+                 const BlockReadOptions& options, const BlockHandle& handle,
+                 BlockContents* result);
+
+}  // namespace sluice
+
+#endif  // SLUICE_TABLE_FORMAT_H_

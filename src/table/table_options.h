@@ -1,0 +1,38 @@
+// table/table_options.h — the options shared by TableBuilder and Table.
+//
+// A table must be read with the same comparator it was written with; the other build options
+// (block size, restart interval, compression, bloom bits) are recorded in the file itself and
+// need not match when reading.
+
+#ifndef SLUICE_TABLE_TABLE_OPTIONS_H_
+#define SLUICE_TABLE_TABLE_OPTIONS_H_
+
+#include <cstddef>
+
+#include "db/dbformat.h"
+#include "sluice/options.h"
+#include "util/cache.h"
+#include "util/comparator.h"
+
+namespace sluice {
+
+struct TableOptions {
+  // Order of the keys, which are internal keys (user key + 8-byte trailer).
+  const Comparator* comparator = DefaultInternalKeyComparator();
+  // Uncompressed bytes at which a data block is cut.
+  size_t block_size = 4096;
+  // Entries between restart points in data blocks.
+  int block_restart_interval = 16;
+  // Bits per key of the file's bloom filter over user keys; 0 = no filter.
+  int bloom_bits_per_key = 10;
+  CompressionType compression = CompressionType::kSnappy;
+  // Cache of uncompressed data blocks; not owned; nullptr = no caching.
+  Cache* block_cache = nullptr;
+  // Verify the checksum of every data block read (blocks loaded into the block cache and the
+  // blocks read by Table::Open are always verified).
+  bool paranoid_checks = true;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_TABLE_TABLE_OPTIONS_H_

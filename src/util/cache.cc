@@ -1,0 +1,251 @@
+// util/cache.cc — the sharded LRU cache (see cache.h).
+//
+// Each shard keeps its entries in a hash table that owns them, plus an intrusive doubly linked
+// LRU list threaded through the entries that are in the cache and unreferenced (oldest first).
+// Referenced entries are off the list, so eviction never considers them. An entry that leaves
+// the table while referenced moves to the shard's `detached_` map, which owns it until its last
+// Release. Values are destroyed outside the shard mutex so a deleter may itself use a cache.
+
+#include "util/cache.h"
+
+#include <atomic>
+#include <cassert>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "util/hash.h"
+
+namespace sluice {
+
+Cache::~Cache() = default;
+
+namespace {
+
+// Links of the LRU list; the list head is a bare node, every other node is a Cache::Handle.
+struct LruNode {
+  LruNode* prev = this;
+  LruNode* next = this;
+};
+
+}  // namespace
+
+struct Cache::Handle : LruNode {
+  Handle(const Slice& k, void* v, size_t c, Deleter d, uint64_t h)
+      : key(k.data(), k.size()), value(v), deleter(d), charge(c), hash(h) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { deleter(key, value); }
+
+  const std::string key;
+  void* const value;
+  const Deleter deleter;
+  const size_t charge;
+  const uint64_t hash;
+  uint32_t refs = 0;      // handles held by callers
+  bool in_cache = false;  // in the shard's table (and, when refs == 0, on its LRU list)
+};
+
+namespace {
+
+using Entry = Cache::Handle;
+using EntryPtr = std::unique_ptr<Entry>;
+
+class alignas(64) LRUShard {
+ public:
+  LRUShard() = default;
+  LRUShard(const LRUShard&) = delete;
+  LRUShard& operator=(const LRUShard&) = delete;
+  ~LRUShard() {
+    assert(detached_.empty() && "a Cache::Handle was not released before the cache died");
+    for ([[maybe_unused]] const auto& [key, entry] : table_) {
+      assert(entry->refs == 0 && "a Cache::Handle was not released before the cache died");
+    }
+  }
+
+  void set_capacity(size_t capacity) { capacity_ = capacity; }
+
+  Entry* Insert(const Slice& key, uint64_t hash, void* value, size_t charge,
+                Cache::Deleter deleter) {
+    auto entry = std::make_unique<Entry>(key, value, charge, deleter, hash);
+    Entry* const raw = entry.get();
+    raw->refs = 1;
+    std::vector<EntryPtr> garbage;  // destroyed after the lock is released
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (capacity_ == 0) {
+        // Nothing is cached: the entry lives only as long as the caller's handle.
+        detached_.emplace(raw, std::move(entry));
+      } else {
+        auto it = table_.find(raw->key);
+        if (it != table_.end()) RemoveFromTable(it, &garbage);
+        raw->in_cache = true;
+        usage_ += charge;
+        table_.emplace(std::string_view(raw->key), std::move(entry));
+        EvictOverflow(&garbage);
+      }
+    }
+    return raw;
+  }
+
+  Entry* Lookup(const Slice& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = table_.find(key.ToStringView());
+    if (it == table_.end()) {
+      misses_.fetch_add(1, std::memory_order_relaxed);
+      return nullptr;
+    }
+    Entry* e = it->second.get();
+    if (e->refs == 0) Unlink(e);
+    e->refs++;
+    hits_.fetch_add(1, std::memory_order_relaxed);
+    return e;
+  }
+
+  void Release(Entry* e) {
+    std::vector<EntryPtr> garbage;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      assert(e->refs > 0);
+      if (--e->refs > 0) return;
+      if (e->in_cache) {
+        Append(e);
+        EvictOverflow(&garbage);
+      } else {
+        auto it = detached_.find(e);
+        assert(it != detached_.end());
+        garbage.push_back(std::move(it->second));
+        detached_.erase(it);
+      }
+    }
+  }
+
+  void Erase(const Slice& key) {
+    std::vector<EntryPtr> garbage;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = table_.find(key.ToStringView());
+      if (it != table_.end()) RemoveFromTable(it, &garbage);
+    }
+  }
+
+  size_t TotalCharge() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return usage_;
+  }
+  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+
+ private:
+  using Table = std::unordered_map<std::string_view, EntryPtr>;
+
+  // Takes the entry at `it` out of the cache. REQUIRES: mu_ held.
+  void RemoveFromTable(Table::iterator it, std::vector<EntryPtr>* garbage) {
+    EntryPtr owned = std::move(it->second);
+    table_.erase(it);
+    Entry* e = owned.get();
+    e->in_cache = false;
+    usage_ -= e->charge;
+    if (e->refs == 0) {
+      Unlink(e);
+      garbage->push_back(std::move(owned));
+    } else {
+      detached_.emplace(e, std::move(owned));
+    }
+  }
+
+  // Evicts unreferenced entries, oldest first, until the charge fits. REQUIRES: mu_ held.
+  void EvictOverflow(std::vector<EntryPtr>* garbage) {
+    while (usage_ > capacity_ && lru_.next != &lru_) {
+      Entry* oldest = static_cast<Entry*>(lru_.next);
+      auto it = table_.find(oldest->key);
+      assert(it != table_.end() && it->second.get() == oldest);
+      RemoveFromTable(it, garbage);
+    }
+  }
+
+  // Makes e the most recently used unreferenced entry.
+  void Append(Entry* e) {
+    e->next = &lru_;
+    e->prev = lru_.prev;
+    e->prev->next = e;
+    e->next->prev = e;
+  }
+  static void Unlink(Entry* e) {
+    e->next->prev = e->prev;
+    e->prev->next = e->next;
+    e->prev = e->next = e;
+  }
+
+  mutable std::mutex mu_;
+  size_t capacity_ = 0;
+  size_t usage_ = 0;            // charge of the entries in table_
+  Table table_;                 // entries in the cache (owned), keyed by a view of their key
+  LruNode lru_;                 // unreferenced entries of table_, oldest at lru_.next
+  std::unordered_map<Entry*, EntryPtr> detached_;  // out of the cache, still referenced
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+};
+
+class ShardedLRUCache final : public Cache {
+ public:
+  ShardedLRUCache(size_t capacity, int num_shard_bits)
+      : capacity_(capacity),
+        shard_bits_(num_shard_bits),
+        shards_(std::make_unique<LRUShard[]>(size_t{1} << num_shard_bits)) {
+    const size_t n = size_t{1} << num_shard_bits;
+    const size_t per_shard = capacity / n + (capacity % n != 0 ? 1 : 0);
+    for (size_t i = 0; i < n; i++) shards_[i].set_capacity(per_shard);
+  }
+
+  Handle* Insert(const Slice& key, void* value, size_t charge, Deleter deleter) override {
+    const uint64_t hash = Hash64(key);
+    return ShardFor(hash).Insert(key, hash, value, charge, deleter);
+  }
+  Handle* Lookup(const Slice& key) override { return ShardFor(Hash64(key)).Lookup(key); }
+  void Release(Handle* handle) override { ShardFor(handle->hash).Release(handle); }
+  void* Value(Handle* handle) override { return handle->value; }
+  void Erase(const Slice& key) override { ShardFor(Hash64(key)).Erase(key); }
+  uint64_t NewId() override { return last_id_.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+  size_t TotalCharge() const override {
+    size_t total = 0;
+    for (size_t i = 0; i < num_shards(); i++) total += shards_[i].TotalCharge();
+    return total;
+  }
+  size_t Capacity() const override { return capacity_; }
+  uint64_t Hits() const override {
+    uint64_t total = 0;
+    for (size_t i = 0; i < num_shards(); i++) total += shards_[i].hits();
+    return total;
+  }
+  uint64_t Misses() const override {
+    uint64_t total = 0;
+    for (size_t i = 0; i < num_shards(); i++) total += shards_[i].misses();
+    return total;
+  }
+
+ private:
+  size_t num_shards() const { return size_t{1} << shard_bits_; }
+  LRUShard& ShardFor(uint64_t hash) {
+    return shards_[shard_bits_ == 0 ? 0 : static_cast<size_t>(hash >> (64 - shard_bits_))];
+  }
+
+  const size_t capacity_;
+  const int shard_bits_;
+  std::unique_ptr<LRUShard[]> shards_;
+  std::atomic<uint64_t> last_id_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits) {
+  if (num_shard_bits < 0) num_shard_bits = 4;
+  if (num_shard_bits > 16) num_shard_bits = 16;
+  return std::make_unique<ShardedLRUCache>(capacity, num_shard_bits);
+}
+
+}  // namespace sluice
