@@ -1,0 +1,656 @@
+// tests/bench_tool_test.cc — tests of sluice_bench's engine-neutral parts: the latency histogram,
+// key formatting, the compressible value generator, flag parsing, report formatting, the JSON
+// document and the benchmark runner (driven through an in-memory test engine).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <shared_mutex>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <lz4.h>
+#include <snappy.h>
+#include <zstd.h>
+
+#include "sluice/options.h"
+#include "sluice_bench/bench_flags.h"
+#include "sluice_bench/bench_result.h"
+#include "sluice_bench/benchmark_runner.h"
+#include "sluice_bench/engine_tables.h"
+#include "sluice_bench/histogram.h"
+#include "sluice_bench/key_format.h"
+#include "sluice_bench/results_json.h"
+#include "sluice_bench/value_generator.h"
+
+namespace sluice_bench {
+namespace {
+
+// ------------------------------------------------------------------------------------------
+// LatencyHistogram
+
+// The nearest-rank percentile of sorted values: the smallest v with at least p% of values <= v.
+uint64_t ExactPercentile(const std::vector<uint64_t>& sorted, double p) {
+  const double rank = p / 100.0 * static_cast<double>(sorted.size());
+  size_t index = static_cast<size_t>(std::ceil(rank));
+  index = std::clamp<size_t>(index, 1, sorted.size()) - 1;
+  return sorted[index];
+}
+
+uint64_t BucketWidthOf(uint64_t v) {
+  const size_t i = LatencyHistogram::BucketIndex(v);
+  return LatencyHistogram::BucketUpper(i) - LatencyHistogram::BucketLower(i);
+}
+
+TEST(BenchHistogramTest, EmptyHistogramReportsZeros) {
+  LatencyHistogram h;
+  EXPECT_EQ(h.count(), 0u);
+  EXPECT_EQ(h.min(), 0u);
+  EXPECT_EQ(h.max(), 0u);
+  EXPECT_EQ(h.Average(), 0.0);
+  EXPECT_EQ(h.StandardDeviation(), 0.0);
+  EXPECT_EQ(h.Percentile(99), 0.0);
+  EXPECT_NE(h.ToString().find("Count: 0 "), std::string::npos);
+}
+
+TEST(BenchHistogramTest, BucketsCoverEveryValueWithBoundedWidth) {
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> values = {0, 1, 127, 128, 129, 255, 256, 1000, 65535, 65536,
+                                  UINT64_MAX - 1, UINT64_MAX};
+  for (int i = 0; i < 20000; ++i) values.push_back(rng() >> (rng() % 64));
+  for (uint64_t v : values) {
+    const size_t i = LatencyHistogram::BucketIndex(v);
+    ASSERT_LT(i, LatencyHistogram::kNumBuckets) << v;
+    const uint64_t lower = LatencyHistogram::BucketLower(i);
+    const uint64_t upper = LatencyHistogram::BucketUpper(i);
+    EXPECT_LE(lower, v);
+    if (upper != UINT64_MAX) {
+      EXPECT_LT(v, upper) << v;
+    }
+    // Exact below 128, at most 1/64 of the value above.
+    EXPECT_LE(static_cast<double>(upper - lower), std::max(1.0, static_cast<double>(lower) / 64));
+  }
+  // Buckets tile the value range in order.
+  for (size_t i = 1; i < LatencyHistogram::kNumBuckets; ++i) {
+    EXPECT_EQ(LatencyHistogram::BucketLower(i), LatencyHistogram::BucketUpper(i - 1)) << i;
+  }
+}
+
+TEST(BenchHistogramTest, PercentilesMatchExactValuesWithinOneBucket) {
+  std::mt19937_64 rng(42);
+  // Latency-like: mostly around 1-5 us with a long tail up to milliseconds.
+  std::lognormal_distribution<double> dist(std::log(2000.0), 0.8);
+  LatencyHistogram h;
+  std::vector<uint64_t> values;
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t v = static_cast<uint64_t>(dist(rng));
+    values.push_back(v);
+    h.Record(v);
+  }
+  std::sort(values.begin(), values.end());
+  for (double p : {0.0, 1.0, 25.0, 50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 100.0}) {
+    const uint64_t exact = ExactPercentile(values, p);
+    EXPECT_NEAR(h.Percentile(p), static_cast<double>(exact),
+                static_cast<double>(BucketWidthOf(exact)))
+        << "p=" << p;
+  }
+  EXPECT_EQ(h.min(), values.front());
+  EXPECT_EQ(h.max(), values.back());
+  EXPECT_DOUBLE_EQ(h.Percentile(0), static_cast<double>(values.front()));
+  EXPECT_DOUBLE_EQ(h.Percentile(100), static_cast<double>(values.back()));
+
+  double sum = 0;
+  for (uint64_t v : values) sum += static_cast<double>(v);
+  const double mean = sum / static_cast<double>(values.size());
+  double squares = 0;
+  for (uint64_t v : values) {
+    const double d = static_cast<double>(v) - mean;
+    squares += d * d;
+  }
+  EXPECT_NEAR(h.Average(), mean, mean * 1e-9);
+  EXPECT_NEAR(h.StandardDeviation(), std::sqrt(squares / static_cast<double>(values.size())),
+              1e-6 * mean);
+}
+
+TEST(BenchHistogramTest, ConstantValuesGiveThatValueEverywhere) {
+  LatencyHistogram h;
+  for (int i = 0; i < 1000; ++i) h.Record(1234);
+  for (double p : {0.0, 50.0, 99.0, 99.99, 100.0}) EXPECT_DOUBLE_EQ(h.Percentile(p), 1234.0);
+  EXPECT_DOUBLE_EQ(h.StandardDeviation(), 0.0);
+}
+
+TEST(BenchHistogramTest, MergeEqualsRecordingEverythingInOne) {
+  LatencyHistogram a, b, all;
+  for (uint64_t v = 1; v < 5000; v += 3) {
+    (v % 2 ? a : b).Record(v * 7);
+    all.Record(v * 7);
+  }
+  a.Merge(b);
+  EXPECT_EQ(a.count(), all.count());
+  EXPECT_EQ(a.min(), all.min());
+  EXPECT_EQ(a.max(), all.max());
+  EXPECT_DOUBLE_EQ(a.Average(), all.Average());
+  for (double p : {10.0, 50.0, 99.0}) EXPECT_DOUBLE_EQ(a.Percentile(p), all.Percentile(p));
+  EXPECT_EQ(a.ToString(), all.ToString());
+}
+
+TEST(BenchHistogramTest, ToStringHasDbBenchLayoutInMicroseconds) {
+  LatencyHistogram h;
+  for (int i = 0; i < 100; ++i) h.Record(2000);  // 2 us
+  h.Record(1'000'000);                            // 1 ms
+  const std::string text = h.ToString();
+  EXPECT_NE(text.find("Count: 101 Average: "), std::string::npos) << text;
+  // The median lies in 2000's bucket, [2000, 2016) ns.
+  EXPECT_NE(text.find("Min: 2.000  Median: 2.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("Max: 1000.000\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Percentiles: P50: 2.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("P99.99: 1000.00"), std::string::npos) << text;
+  EXPECT_NE(text.find("100.000%"), std::string::npos) << text;  // cumulative column ends at 100
+}
+
+// ------------------------------------------------------------------------------------------
+// Keys
+
+TEST(BenchKeyTest, KeysAreZeroPaddedDecimal) {
+  EXPECT_EQ(MakeKey(12345, 16), "0000000000012345");
+  EXPECT_EQ(MakeKey(0, 1), "0");
+  EXPECT_EQ(MakeKey(999, 3), "999");
+  EXPECT_EQ(DecimalDigits(0), 1);
+  EXPECT_EQ(DecimalDigits(9), 1);
+  EXPECT_EQ(DecimalDigits(10), 2);
+  EXPECT_EQ(DecimalDigits(UINT64_MAX), 20);
+  EXPECT_EQ(MinKeySizeFor(1), 1);
+  EXPECT_EQ(MinKeySizeFor(10), 1);
+  EXPECT_EQ(MinKeySizeFor(11), 2);
+  EXPECT_EQ(MinKeySizeFor(1000000), 6);
+}
+
+TEST(BenchKeyTest, ByteOrderIsNumericOrderAndMissingKeysFallBetween) {
+  KeyBuffer buf(8);
+  for (uint64_t n : {0ull, 9ull, 10ull, 4711ull, 99999998ull}) {
+    const std::string key(buf.Set(n));
+    const std::string next(buf.Set(n + 1));
+    const std::string missing(buf.SetMissing(n));
+    EXPECT_EQ(key.size(), 8u);
+    EXPECT_LT(key, next);
+    EXPECT_LT(key, missing);
+    EXPECT_LT(missing, next);
+    EXPECT_EQ(missing, key + ".");
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Values
+
+// Compressed/raw size of `data` cut into 4 KiB blocks, as an SST writer would compress it.
+double BlockCompressionRatio(const std::string& data, const std::string& codec) {
+  constexpr size_t kBlock = 4096;
+  size_t compressed = 0;
+  for (size_t off = 0; off < data.size(); off += kBlock) {
+    const size_t len = std::min(kBlock, data.size() - off);
+    const char* src = data.data() + off;
+    if (codec == "snappy") {
+      std::string out;
+      compressed += snappy::Compress(src, len, &out);
+    } else if (codec == "zstd") {
+      std::string out(ZSTD_compressBound(len), '\0');
+      compressed += ZSTD_compress(out.data(), out.size(), src, len, 3);
+    } else {
+      std::string out(static_cast<size_t>(LZ4_compressBound(static_cast<int>(len))), '\0');
+      compressed += static_cast<size_t>(LZ4_compress_default(
+          src, out.data(), static_cast<int>(len), static_cast<int>(out.size())));
+    }
+  }
+  return static_cast<double>(compressed) / static_cast<double>(data.size());
+}
+
+TEST(BenchValueTest, ValuesHaveTheRequestedLengthAndAreReproducible) {
+  ValueGenerator a(0.5, 100, 1), b(0.5, 100, 1), c(0.5, 100, 2);
+  EXPECT_GE(a.pool_size(), ValueGenerator::kMinPoolSize);
+  EXPECT_EQ(a.Next(100).size(), 100u);
+  EXPECT_EQ(a.Next(0).size(), 0u);
+  b.Next(100);
+  EXPECT_EQ(a.Next(37), b.Next(37));  // same seed, same position: same bytes
+  EXPECT_NE(std::string(ValueGenerator(0.5, 100, 1).Next(100)), std::string(c.Next(100)));
+  ValueGenerator big(0.5, 3 << 20, 1);
+  EXPECT_EQ(big.Next(3 << 20).size(), size_t{3} << 20);
+}
+
+TEST(BenchValueTest, ValuesCompressToTheRequestedRatio) {
+  for (double ratio : {0.25, 0.5, 1.0}) {
+    ValueGenerator gen(ratio, 100, 99);
+    std::string data;
+    while (data.size() < (1 << 20)) data.append(gen.Next(100));
+    for (const char* codec : {"snappy", "zstd", "lz4"}) {
+      const double got = BlockCompressionRatio(data, codec);
+      // Codec framing adds a few percent; incompressible data cannot shrink.
+      EXPECT_GE(got, ratio - 0.02) << codec << " ratio=" << ratio;
+      EXPECT_LE(got, ratio + 0.08) << codec << " ratio=" << ratio;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Flags
+
+struct Parsed {
+  ParseOutcome outcome;
+  BenchFlags flags;
+  std::string out;
+  std::string err;
+};
+
+Parsed Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "sluice_bench");
+  Parsed p;
+  p.flags = DefaultBenchFlags();
+  std::ostringstream out, err;
+  p.outcome = ParseBenchFlags(static_cast<int>(args.size()), args.data(), &p.flags, out, err);
+  p.out = out.str();
+  p.err = err.str();
+  return p;
+}
+
+TEST(BenchFlagsTest, DefaultsAreDbBenchWorkloadAndSluiceOptions) {
+  const Parsed p = Parse({});
+  ASSERT_TRUE(p.outcome.proceed) << p.err;
+  const sluice::Options sluice_defaults;
+  EXPECT_EQ(p.flags.engines, std::vector<std::string>{"sluice"});
+  EXPECT_EQ(p.flags.num, 1000000);
+  EXPECT_EQ(p.flags.EffectiveReads(), 1000000u);
+  EXPECT_EQ(p.flags.key_size, 16);
+  EXPECT_EQ(p.flags.value_size, 100);
+  EXPECT_EQ(p.flags.batch_size, 1);
+  EXPECT_DOUBLE_EQ(p.flags.compression_ratio, 0.5);
+  EXPECT_EQ(p.flags.db, "/tmp/sluice_bench");
+  EXPECT_EQ(p.flags.engine.write_buffer_size, sluice_defaults.write_buffer_size);
+  EXPECT_EQ(p.flags.engine.cache_size, sluice_defaults.block_cache_size);
+  EXPECT_EQ(p.flags.engine.bloom_bits, sluice_defaults.bloom_bits_per_key);
+  EXPECT_EQ(p.flags.engine.level0_stop_writes_trigger, sluice_defaults.level0_stop_writes_trigger);
+  EXPECT_EQ(p.flags.engine.max_bytes_for_level_base, sluice_defaults.max_bytes_for_level_base);
+  EXPECT_EQ(p.flags.engine.compression, CompressionKind::kSnappy);
+}
+
+TEST(BenchFlagsTest, ParsesDbBenchStyleFlags) {
+  const Parsed p = Parse({"--engine=rocksdb,leveldb", "--benchmarks=fillseq,readrandom,",
+                          "--num=5000", "--reads", "100", "--threads=3", "--histogram=1",
+                          "--sync=false", "--disable_wal", "--write_buffer_size=8MB",
+                          "--cache_size=0", "--compression_type=ZSTD", "--batch_size=10",
+                          "--json=/tmp/r.json", "--memtable=skiplist", "--key_size=4"});
+  ASSERT_TRUE(p.outcome.proceed) << p.err;
+  EXPECT_EQ(p.flags.engines, (std::vector<std::string>{"rocksdb", "leveldb"}));
+  EXPECT_EQ(p.flags.benchmarks, (std::vector<std::string>{"fillseq", "readrandom"}));
+  EXPECT_EQ(p.flags.num, 5000);
+  EXPECT_EQ(p.flags.EffectiveReads(), 100u);
+  EXPECT_EQ(p.flags.threads, 3);
+  EXPECT_TRUE(p.flags.histogram);
+  EXPECT_FALSE(p.flags.engine.sync);
+  EXPECT_TRUE(p.flags.engine.disable_wal);
+  EXPECT_EQ(p.flags.engine.write_buffer_size, size_t{8} << 20);
+  EXPECT_EQ(p.flags.engine.cache_size, 0u);
+  EXPECT_EQ(p.flags.engine.compression, CompressionKind::kZstd);
+  EXPECT_EQ(p.flags.batch_size, 10);
+  EXPECT_EQ(p.flags.json_path, "/tmp/r.json");
+}
+
+TEST(BenchFlagsTest, BadFlagsFailNamingTheFlag) {
+  const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+      {{"--benchmarks=fillseq,nosuchbench"}, "--benchmarks"},
+      {{"--benchmarks=,"}, "--benchmarks"},
+      {{"--engine=mysql"}, "--engine"},
+      {{"--engine=leveldb,leveldb"}, "--engine"},
+      {{"--num=0"}, "--num"},
+      {{"--num=ten"}, "--num"},
+      {{"--threads=0"}, "--threads"},
+      {{"--key_size=5", "--num=1000000"}, "--key_size"},
+      {{"--compression_type=brotli"}, "--compression_type"},
+      {{"--compression_ratio=1.5"}, "--compression_ratio"},
+      {{"--write_buffer_size=lots"}, "--write_buffer_size"},
+      {{"--level0_stop_writes_trigger=5"}, "--level0_slowdown_writes_trigger"},
+      {{"--no_such_flag=1"}, "--no_such_flag"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const Parsed p = Parse(args);
+    EXPECT_FALSE(p.outcome.proceed) << flag;
+    EXPECT_NE(p.outcome.exit_code, 0) << flag;
+    EXPECT_NE(p.err.find(flag), std::string::npos) << "expected '" << flag << "' in: " << p.err;
+  }
+}
+
+TEST(BenchFlagsTest, HelpExitsZeroAndListsFlags) {
+  const Parsed p = Parse({"--help"});
+  EXPECT_FALSE(p.outcome.proceed);
+  EXPECT_EQ(p.outcome.exit_code, 0);
+  EXPECT_NE(p.out.find("--benchmarks"), std::string::npos);
+  EXPECT_NE(p.out.find("--compression_type"), std::string::npos);
+}
+
+// ------------------------------------------------------------------------------------------
+// Reports
+
+TEST(BenchReportTest, LineMatchesRocksDbDbBenchFormat) {
+  BenchResult r;
+  r.name = "fillrandom";
+  r.ops = 1000000;
+  r.elapsed_seconds = 2.341;
+  r.thread_seconds = 2.341;
+  r.bytes = 116111000;
+  EXPECT_EQ(FormatReportLine(r),
+            "fillrandom   :       2.341 micros/op 427167 ops/sec 2.341 seconds 1000000 "
+            "operations;   47.3 MB/s");
+
+  BenchResult m;
+  m.name = "readmissing";
+  m.ops = 200;
+  m.elapsed_seconds = 0.25;
+  m.thread_seconds = 0.5;  // two threads: micros/op is per thread, ops/sec overall
+  m.message = "(0 of 200 found)";
+  EXPECT_EQ(FormatReportLine(m),
+            "readmissing  :    2500.000 micros/op 800 ops/sec 0.250 seconds 200 operations; "
+            "(0 of 200 found)");
+
+  BenchResult s;
+  s.name = "fillseq";
+  s.skipped = true;
+  s.skip_reason = "why";
+  EXPECT_EQ(FormatReportLine(s), "fillseq      : skipped (why)");
+}
+
+TEST(BenchReportTest, MergeUsesWallClockForRatesAndThreadTimeForMicrosPerOp) {
+  ThreadStats a(true), b(true);
+  a.Start();
+  b.Start();
+  a.FinishedOps(a.OpStart(), 10, 1000);
+  b.FinishedOps(b.OpStart(), 30, 3000);
+  a.AddLookups(10, 4);
+  a.Stop();
+  b.Stop();
+  const BenchResult r = MergeThreadStats("readrandom", "read", {&a, &b});
+  EXPECT_EQ(r.ops, 40u);
+  EXPECT_EQ(r.bytes, 4000u);
+  EXPECT_EQ(r.found, 4u);
+  EXPECT_EQ(r.lookups, 10u);
+  EXPECT_EQ(r.threads, 2);
+  EXPECT_TRUE(r.has_latency);
+  EXPECT_EQ(r.latency.count(), 2u);
+  EXPECT_LE(r.elapsed_seconds, r.thread_seconds);
+  EXPECT_NE(FormatLatencyReport(r).find("Microseconds per read:\nCount: 2 "), std::string::npos);
+}
+
+TEST(BenchReportTest, SummaryTableKeepsRepeatedBenchmarksApart) {
+  BenchResult first, second, skipped;
+  first.name = second.name = "readrandom";
+  first.ops = 100;
+  first.elapsed_seconds = 1;
+  second.ops = 300;
+  second.elapsed_seconds = 1;
+  skipped.name = "fillseq";
+  skipped.skipped = true;
+  const std::string table = FormatSummaryTable(
+      {{"rocksdb", {first, second, skipped}}, {"leveldb", {second}}});
+  EXPECT_NE(table.find("readrandom #2"), std::string::npos) << table;
+  EXPECT_NE(table.find("skipped"), std::string::npos) << table;
+  EXPECT_NE(table.find("300"), std::string::npos) << table;
+}
+
+TEST(BenchReportTest, JsonHasEveryResultField) {
+  BenchFlags flags = DefaultBenchFlags();
+  BenchResult r;
+  r.name = "readrandom";
+  r.threads = 1;
+  r.ops = 4;
+  r.elapsed_seconds = 2;
+  r.thread_seconds = 2;
+  r.bytes = 1048576;
+  r.has_lookups = true;
+  r.lookups = 4;
+  r.found = 3;
+  r.has_latency = true;
+  for (uint64_t v : {1000, 2000, 3000, 4000}) r.latency.Record(v);
+  EngineRun run;
+  run.engine = "rocksdb";
+  run.version = "RocksDB x";
+  run.options = {{"block_size", "4096", ""}, {"num_levels", "7 (fixed)", "a note"}};
+  run.results = {r};
+  const nlohmann::ordered_json doc = ResultsToJson(flags, RunInfo{"t", {"sluice_bench"}}, {run});
+  const auto parsed = nlohmann::json::parse(doc.dump());
+  EXPECT_EQ(parsed["tool"], "sluice_bench");
+  EXPECT_EQ(parsed["workload"]["num"], 1000000);
+  const auto& e = parsed["engines"][0];
+  EXPECT_EQ(e["engine"], "rocksdb");
+  EXPECT_EQ(e["options"][1]["note"], "a note");
+  const auto& b = e["benchmarks"][0];
+  EXPECT_EQ(b["ops"], 4);
+  EXPECT_DOUBLE_EQ(b["ops_per_sec"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(b["micros_per_op"].get<double>(), 500000.0);
+  EXPECT_DOUBLE_EQ(b["mb_per_sec"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(b["seconds"].get<double>(), 2.0);
+  EXPECT_EQ(b["found"], 3);
+  for (const char* key : {"count", "average", "stddev", "min", "median", "max", "p50", "p75",
+                          "p99", "p99_9", "p99_99"}) {
+    EXPECT_TRUE(b["latency_us"].contains(key)) << key;
+  }
+  EXPECT_DOUBLE_EQ(b["latency_us"]["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(b["latency_us"]["max"].get<double>(), 4.0);
+}
+
+// ------------------------------------------------------------------------------------------
+// Runner, against an in-memory engine (a test double standing in for a real store).
+
+class MapEngine : public KVEngine {
+ public:
+  class Batch : public KVWriteBatch {
+   public:
+    void Put(std::string_view k, std::string_view v) override { ops.emplace_back(k, v, false); }
+    void Delete(std::string_view k) override { ops.emplace_back(k, "", true); }
+    void Clear() override { ops.clear(); }
+    std::vector<std::tuple<std::string, std::string, bool>> ops;
+  };
+
+  class Iter : public KVIterator {
+   public:
+    explicit Iter(std::map<std::string, std::string> data) : data_(std::move(data)) {
+      it_ = data_.end();
+    }
+    bool Valid() const override { return it_ != data_.end(); }
+    void SeekToFirst() override { it_ = data_.begin(); }
+    void SeekToLast() override { it_ = data_.empty() ? data_.end() : std::prev(data_.end()); }
+    void Seek(std::string_view t) override { it_ = data_.lower_bound(std::string(t)); }
+    void Next() override { ++it_; }
+    void Prev() override { it_ = it_ == data_.begin() ? data_.end() : std::prev(it_); }
+    std::string_view key() const override { return it_->first; }
+    std::string_view value() const override { return it_->second; }
+    EngineStatus status() const override { return EngineStatus::OK(); }
+
+   private:
+    std::map<std::string, std::string> data_;
+    std::map<std::string, std::string>::const_iterator it_;
+  };
+
+  std::string_view name() const override { return "map"; }
+  std::string version() const override { return "map 1"; }
+  std::string_view stats_property() const override { return "map.stats"; }
+  EngineStatus Configure(const EngineOptions&) override { return EngineStatus::OK(); }
+  std::vector<OptionRow> DescribeOptions() const override { return {}; }
+  EngineStatus Open(const std::string&) override {
+    ++opens;
+    return EngineStatus::OK();
+  }
+  EngineStatus Close() override { return EngineStatus::OK(); }
+  EngineStatus Destroy(const std::string&) override {
+    std::unique_lock lock(mu_);
+    data_.clear();
+    return EngineStatus::OK();
+  }
+  EngineStatus Put(std::string_view k, std::string_view v, const WriteMode& mode) override {
+    std::unique_lock lock(mu_);
+    if (mode.sync) ++synced_writes;
+    data_[std::string(k)] = std::string(v);
+    return EngineStatus::OK();
+  }
+  EngineStatus Delete(std::string_view k, const WriteMode&) override {
+    std::unique_lock lock(mu_);
+    data_.erase(std::string(k));
+    return EngineStatus::OK();
+  }
+  std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<Batch>(); }
+  EngineStatus Write(KVWriteBatch* batch, const WriteMode&) override {
+    std::unique_lock lock(mu_);
+    ++batches;
+    for (const auto& [k, v, del] : static_cast<Batch*>(batch)->ops) {
+      if (del) {
+        data_.erase(k);
+      } else {
+        data_[k] = v;
+      }
+    }
+    return EngineStatus::OK();
+  }
+  EngineStatus Get(std::string_view k, std::string* v) override {
+    std::shared_lock lock(mu_);
+    auto it = data_.find(std::string(k));
+    if (it == data_.end()) return EngineStatus::NotFound();
+    *v = it->second;
+    return EngineStatus::OK();
+  }
+  std::unique_ptr<KVIterator> NewIterator() override {
+    std::shared_lock lock(mu_);
+    return std::make_unique<Iter>(data_);
+  }
+  EngineStatus Flush() override { return EngineStatus::NotSupported("no flush here"); }
+  EngineStatus CompactAll() override { return EngineStatus::OK(); }
+  EngineStatus GetStats(std::string* stats) override {
+    std::shared_lock lock(mu_);
+    *stats = "keys=" + std::to_string(data_.size());
+    return EngineStatus::OK();
+  }
+
+  size_t size() {
+    std::shared_lock lock(mu_);
+    return data_.size();
+  }
+
+  int opens = 0;
+  int synced_writes = 0;
+  int batches = 0;
+
+ private:
+  std::shared_mutex mu_;
+  std::map<std::string, std::string> data_;
+};
+
+class BenchRunnerTest : public testing::Test {
+ protected:
+  BenchRunnerTest() : out_(std::tmpfile()) {
+    flags_ = DefaultBenchFlags();
+    flags_.num = 1000;
+    flags_.db = testing::TempDir() + "/bench_runner_test";
+  }
+  ~BenchRunnerTest() override { std::fclose(out_); }
+
+  std::vector<BenchResult> Run(std::vector<std::string> benchmarks) {
+    flags_.benchmarks = std::move(benchmarks);
+    BenchmarkRunner runner(flags_, &engine_, flags_.db + "/map", out_);
+    std::vector<BenchResult> results;
+    std::string error;
+    EXPECT_TRUE(runner.Run(&results, &error)) << error;
+    return results;
+  }
+
+  std::string Output() {
+    std::fflush(out_);
+    std::rewind(out_);
+    std::string text;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), out_)) > 0) text.append(buf, n);
+    return text;
+  }
+
+  BenchFlags flags_;
+  MapEngine engine_;
+  std::FILE* out_;
+};
+
+TEST_F(BenchRunnerTest, SequentialFillThenReadsSeeEveryKey) {
+  const auto r = Run({"fillseq", "readrandom", "readmissing", "seekrandom", "readseq",
+                      "readreverse", "stats"});
+  ASSERT_EQ(r.size(), 6u);  // stats prints but is not a measured benchmark
+  EXPECT_EQ(engine_.size(), 1000u);
+  EXPECT_EQ(r[0].name, "fillseq");
+  EXPECT_EQ(r[0].ops, 1000u);
+  EXPECT_EQ(r[0].bytes, 1000u * (16 + 100));
+  EXPECT_EQ(r[1].message, "(1000 of 1000 found)");
+  EXPECT_EQ(r[2].found, 0u);
+  EXPECT_EQ(r[2].lookups, 1000u);
+  EXPECT_EQ(r[3].found, 1000u);
+  EXPECT_EQ(r[4].ops, 1000u);
+  EXPECT_EQ(r[5].ops, 1000u);
+  const std::string out = Output();
+  EXPECT_NE(out.find("fillseq      : "), std::string::npos) << out;
+  EXPECT_NE(out.find("map.stats:\nkeys=1000"), std::string::npos) << out;
+}
+
+TEST_F(BenchRunnerTest, RandomFillCoversAboutOneMinusOneOverEOfTheKeys) {
+  flags_.num = 20000;
+  const auto r = Run({"fillrandom", "readrandom"});
+  const double fraction = static_cast<double>(engine_.size()) / 20000.0;
+  EXPECT_NEAR(fraction, 1.0 - std::exp(-1.0), 0.02);
+  EXPECT_NEAR(static_cast<double>(r[1].found) / 20000.0, fraction, 0.03);
+}
+
+TEST_F(BenchRunnerTest, ThreadsEachDoTheFullCountAndBatchesAreUsed) {
+  flags_.threads = 3;
+  flags_.batch_size = 7;  // not a divisor of num: the last batch is short
+  flags_.histogram = true;
+  const auto r = Run({"fillseq", "readrandom", "deleterandom", "readwhilewriting"});
+  EXPECT_EQ(r[0].ops, 3000u);
+  EXPECT_EQ(r[0].threads, 3);
+  EXPECT_EQ(engine_.batches, 3 * 143 + 3 * 143);  // ceil(1000 / 7) per thread, two benchmarks
+  EXPECT_EQ(r[1].found, 3000u);
+  EXPECT_EQ(r[1].latency.count(), 3000u);
+  EXPECT_TRUE(r[0].has_latency);
+  EXPECT_EQ(r[0].latency.count(), 3u * 143);  // one latency per batch
+  EXPECT_EQ(r[2].ops, 3000u);
+  EXPECT_EQ(r[3].ops, 3000u);  // readers only; the writer is reported in the message
+  EXPECT_NE(r[3].message.find("(writer: "), std::string::npos) << r[3].message;
+}
+
+TEST_F(BenchRunnerTest, FreshBenchmarksRecreateOrAreSkippedWithExistingDb) {
+  auto r = Run({"fillseq", "fillsync", "fill100K"});
+  EXPECT_EQ(r[1].ops, 1u);  // num / 1000
+  EXPECT_EQ(engine_.synced_writes, 1);
+  EXPECT_EQ(r[2].bytes, 16u + 100000u);
+  EXPECT_EQ(engine_.size(), 1u);  // fill100K started from an empty database
+
+  flags_.use_existing_db = true;
+  r = Run({"fillrandom", "readrandom", "flush"});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r[0].skipped);
+  EXPECT_FALSE(r[1].skipped);
+  EXPECT_TRUE(r[2].skipped);  // the engine reported NotSupported
+  EXPECT_EQ(r[2].skip_reason, "no flush here");
+}
+
+TEST_F(BenchRunnerTest, DurationRunsForThatLongInsteadOfACount) {
+  flags_.duration = 1;
+  flags_.num = 100;
+  const auto r = Run({"readseq"});  // empty database: stops instead of spinning
+  EXPECT_EQ(r[0].ops, 0u);
+  const auto w = Run({"fillrandom"});
+  EXPECT_GT(w[0].ops, 100u);  // not limited to --num
+  EXPECT_GE(w[0].elapsed_seconds, 0.99);
+  EXPECT_LT(w[0].elapsed_seconds, 1.5);
+}
+
+}  // namespace
+}  // namespace sluice_bench

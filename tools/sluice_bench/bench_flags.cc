@@ -1,0 +1,239 @@
+// sluice_bench/bench_flags.cc — flag definitions and validation (see bench_flags.h).
+
+#include "sluice_bench/bench_flags.h"
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <ostream>
+#include <set>
+#include <utility>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "sluice/options.h"
+#include "sluice_bench/benchmark_catalog.h"
+#include "sluice_bench/key_format.h"
+
+namespace sluice_bench {
+namespace {
+
+constexpr std::array<std::string_view, 3> kEngineNames = {"sluice", "rocksdb", "leveldb"};
+
+constexpr std::string_view kDefaultBenchmarks[] = {
+    "fillseq",     "fillrandom",  "overwrite",        "readrandom",   "readmissing", "seekrandom",
+    "readseq",     "readreverse", "readwhilewriting", "deleterandom", "stats"};
+
+CompressionKind FromSluice(sluice::CompressionType type) {
+  switch (type) {
+    case sluice::CompressionType::kNone:
+      return CompressionKind::kNone;
+    case sluice::CompressionType::kSnappy:
+      return CompressionKind::kSnappy;
+    case sluice::CompressionType::kZstd:
+      return CompressionKind::kZstd;
+    case sluice::CompressionType::kLz4:
+      return CompressionKind::kLz4;
+  }
+  return CompressionKind::kNone;
+}
+
+// Accepts a known benchmark name (or an empty list item, which is dropped later).
+CLI::Validator BenchmarkNameValidator() {
+  return CLI::Validator(
+      [](std::string& name) -> std::string {
+        if (name.empty() || FindBenchmark(name) != nullptr) return "";
+        return fmt::format("unknown benchmark '{}' (known: {})", name, BenchmarkNameList());
+      },
+      "BENCHMARK");
+}
+
+// Checks that need several flags at once; throws CLI::ValidationError naming the flag.
+void CheckCombinations(BenchFlags* f, const std::string& compression) {
+  std::vector<std::string> benchmarks;
+  for (std::string& b : f->benchmarks) {
+    if (!b.empty()) benchmarks.push_back(std::move(b));
+  }
+  f->benchmarks = std::move(benchmarks);
+  if (f->benchmarks.empty()) {
+    throw CLI::ValidationError("--benchmarks", "no benchmark given");
+  }
+
+  std::set<std::string> seen;
+  for (const std::string& e : f->engines) {
+    if (!seen.insert(e).second) {
+      throw CLI::ValidationError("--engine", fmt::format("'{}' is listed twice", e));
+    }
+  }
+
+  const int needed = MinKeySizeFor(static_cast<uint64_t>(f->num));
+  if (f->key_size < needed) {
+    throw CLI::ValidationError(
+        "--key_size", fmt::format("{} is too short for --num={}: keys need {} digits", f->key_size,
+                                  f->num, needed));
+  }
+
+  if (!ParseCompression(compression, &f->engine.compression)) {
+    throw CLI::ValidationError("--compression_type",
+                               fmt::format("unknown codec '{}'", compression));
+  }
+  if (f->engine.level0_slowdown_writes_trigger < f->engine.level0_file_num_compaction_trigger ||
+      f->engine.level0_stop_writes_trigger < f->engine.level0_slowdown_writes_trigger) {
+    throw CLI::ValidationError(
+        "--level0_slowdown_writes_trigger",
+        fmt::format("the level-0 triggers must satisfy compaction ({}) <= slowdown ({}) <= "
+                    "stop ({})",
+                    f->engine.level0_file_num_compaction_trigger,
+                    f->engine.level0_slowdown_writes_trigger,
+                    f->engine.level0_stop_writes_trigger));
+  }
+}
+
+}  // namespace
+
+std::span<const std::string_view> KnownEngineNames() { return kEngineNames; }
+
+BenchFlags DefaultBenchFlags() {
+  const sluice::Options defaults;
+  BenchFlags f;
+  f.benchmarks.assign(std::begin(kDefaultBenchmarks), std::end(kDefaultBenchmarks));
+  EngineOptions& e = f.engine;
+  e.create_if_missing = true;
+  e.write_buffer_size = defaults.write_buffer_size;
+  e.max_write_buffer_number = defaults.max_write_buffer_number;
+  e.block_size = defaults.block_size;
+  e.block_restart_interval = defaults.block_restart_interval;
+  e.cache_size = defaults.block_cache_size;
+  e.bloom_bits = defaults.bloom_bits_per_key;
+  e.compression = FromSluice(defaults.compression);
+  e.max_background_jobs = defaults.max_background_jobs;
+  e.max_open_files = defaults.max_open_files;
+  e.num_levels = defaults.num_levels;
+  e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;
+  e.level0_slowdown_writes_trigger = defaults.level0_slowdown_writes_trigger;
+  e.level0_stop_writes_trigger = defaults.level0_stop_writes_trigger;
+  e.target_file_size_base = defaults.target_file_size_base;
+  e.max_bytes_for_level_base = defaults.max_bytes_for_level_base;
+  e.max_bytes_for_level_multiplier = defaults.max_bytes_for_level_multiplier;
+  e.memtable = defaults.memtable;
+  e.sync = false;
+  e.disable_wal = false;
+  return f;
+}
+
+ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flags,
+                             std::ostream& out, std::ostream& err) {
+  BenchFlags& f = *flags;
+  EngineOptions& e = f.engine;
+  std::string compression(CompressionName(e.compression));
+  const std::vector<std::string> engine_names(KnownEngineNames().begin(),
+                                              KnownEngineNames().end());
+
+  CLI::App app{
+      "sluice_bench: runs one db_bench-style workload, with the same options, on sluice, "
+      "RocksDB and LevelDB.\nSizes accept a unit: --write_buffer_size=64MB (KB = 1024 bytes).",
+      "sluice_bench"};
+  app.option_defaults()->always_capture_default();
+  app.get_formatter()->column_width(44);
+
+  // --- workload ---
+  app.add_option("--engine", f.engines,
+                 "Engines to run, comma-separated; each uses the directory <db>/<engine>")
+      ->delimiter(',')
+      ->check(CLI::IsMember(engine_names));
+  app.add_option("--benchmarks", f.benchmarks,
+                 "Comma-separated benchmarks, run in order. Known: " + BenchmarkNameList())
+      ->delimiter(',')
+      ->check(BenchmarkNameValidator());
+  app.add_option("--num", f.num, "Keys in the key space, and operations per thread of writes")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 48));
+  app.add_option("--reads", f.reads, "Operations per thread of reads (-1: --num)")
+      ->check(CLI::Range(int64_t{-1}, std::numeric_limits<int64_t>::max()));
+  app.add_option("--threads", f.threads, "Concurrent threads per benchmark")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--key_size", f.key_size, "Bytes per key (zero-padded decimal)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--value_size", f.value_size, "Bytes per value")
+      ->check(CLI::Range(0, 64 << 20));
+  app.add_option("--batch_size", f.batch_size, "Writes per WriteBatch (1: single Put/Delete)")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--compression_ratio", f.compression_ratio,
+                 "Fraction of its size a value compresses to")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--duration", f.duration,
+                 "Seconds to run each benchmark for instead of a count of operations (0: off)")
+      ->check(CLI::Range(0, 365 * 24 * 3600));
+  app.add_option("--seed", f.seed, "Base seed of the random key sequences");
+  app.add_option("--db", f.db, "Parent directory of the databases")->check(CLI::NonexistentPath |
+                                                                       CLI::ExistingDirectory);
+  app.add_flag("--use_existing_db", f.use_existing_db,
+               "Open existing databases; benchmarks that need a fresh one are skipped");
+  app.add_flag("--histogram", f.histogram, "Print per-operation latency histograms");
+  app.add_option("--json", f.json_path, "Also write the results as JSON to this file");
+
+  // --- writes ---
+  app.add_flag("--sync", e.sync, "Sync every write to disk");
+  app.add_flag("--disable_wal", e.disable_wal,
+               "Skip the write-ahead log (LevelDB cannot: ignored there, and reported)");
+
+  // --- engine options ---
+  app.add_option("--write_buffer_size", e.write_buffer_size, "Bytes of a memtable")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{4096}, size_t{1} << 40));
+  app.add_option("--max_write_buffer_number", e.max_write_buffer_number,
+                 "Memtables (mutable + immutable) allowed at once")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--memtable", e.memtable, "sluice's Options::memtable (other engines: skiplist)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string { return s.empty() ? "must not be empty" : ""; },
+          "NAME"));
+  app.add_option("--block_size", e.block_size, "Uncompressed bytes per data block")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{256}, size_t{64} << 20));
+  app.add_option("--block_restart_interval", e.block_restart_interval,
+                 "Keys between restart points in a data block")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--cache_size", e.cache_size, "Bytes of block cache (0: none)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{0}, size_t{1} << 44));
+  app.add_option("--bloom_bits", e.bloom_bits, "Bloom filter bits per key (0: no filter)")
+      ->check(CLI::Range(0, 64));
+  app.add_option("--compression_type", compression, "Block compression")
+      ->transform(CLI::IsMember({"none", "snappy", "zstd", "lz4"}, CLI::ignore_case));
+  app.add_option("--max_background_jobs", e.max_background_jobs,
+                 "Background threads for flush and compaction")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--open_files", e.max_open_files, "SST files kept open")
+      ->check(CLI::Range(1, 1 << 24));
+  app.add_option("--num_levels", e.num_levels, "Levels of the LSM tree")->check(CLI::Range(2, 64));
+  app.add_option("--level0_file_num_compaction_trigger", e.level0_file_num_compaction_trigger,
+                 "L0 files that start an L0 compaction")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--level0_slowdown_writes_trigger", e.level0_slowdown_writes_trigger,
+                 "L0 files at which writes are slowed")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--level0_stop_writes_trigger", e.level0_stop_writes_trigger,
+                 "L0 files at which writes stop")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--target_file_size_base", e.target_file_size_base,
+                 "Target bytes of a compaction output file")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(uint64_t{4096}, uint64_t{1} << 44));
+  app.add_option("--max_bytes_for_level_base", e.max_bytes_for_level_base, "Bytes of level 1")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(uint64_t{4096}, uint64_t{1} << 50));
+  app.add_option("--max_bytes_for_level_multiplier", e.max_bytes_for_level_multiplier,
+                 "Growth factor from one level to the next")
+      ->check(CLI::Range(1.0, 1000.0));
+
+  try {
+    app.parse(argc, argv);
+    CheckCombinations(&f, compression);
+  } catch (const CLI::ParseError& error) {
+    return ParseOutcome{false, app.exit(error, out, err)};
+  }
+  return ParseOutcome{true, 0};
+}
+
+}  // namespace sluice_bench

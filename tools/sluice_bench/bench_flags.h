@@ -1,0 +1,67 @@
+// sluice_bench/bench_flags.h — sluice_bench's command line: db_bench flag names, parsed by CLI11.
+//
+// Engine option defaults are sluice::Options' defaults, so every engine runs with the
+// configuration sluice ships with unless a flag says otherwise.
+
+#ifndef SLUICE_BENCH_BENCH_FLAGS_H_
+#define SLUICE_BENCH_BENCH_FLAGS_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice_bench/kv_engine.h"
+
+namespace sluice_bench {
+
+struct BenchFlags {
+  std::vector<std::string> engines{"sluice"};
+  std::vector<std::string> benchmarks;
+  int64_t num = 1000000;
+  // Reads per thread for the read benchmarks; -1 means --num.
+  int64_t reads = -1;
+  int threads = 1;
+  int key_size = 16;
+  int value_size = 100;
+  // Writes per WriteBatch (1: plain Put/Delete).
+  int batch_size = 1;
+  double compression_ratio = 0.5;
+  std::string db = "/tmp/sluice_bench";
+  bool use_existing_db = false;
+  bool histogram = false;
+  // Seconds per benchmark; 0 means run --num (or --reads) operations.
+  int duration = 0;
+  uint64_t seed = 0;
+  // Where to write the JSON results; empty for none.
+  std::string json_path;
+  EngineOptions engine;
+
+  // --reads with -1 resolved.
+  uint64_t EffectiveReads() const {
+    return reads < 0 ? static_cast<uint64_t>(num) : static_cast<uint64_t>(reads);
+  }
+};
+
+// The values of --engine.
+std::span<const std::string_view> KnownEngineNames();
+
+// The flags before parsing: db_bench's workload defaults and sluice::Options' engine defaults.
+BenchFlags DefaultBenchFlags();
+
+struct ParseOutcome {
+  // False: stop with exit_code (after --help, or a bad flag already reported on `err`).
+  bool proceed = false;
+  int exit_code = 0;
+};
+
+// Parses argv into *flags (which should start as DefaultBenchFlags()). Help goes to `out`,
+// errors (naming the flag) to `err`.
+ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flags,
+                             std::ostream& out, std::ostream& err);
+
+}  // namespace sluice_bench
+
+#endif  // SLUICE_BENCH_BENCH_FLAGS_H_

@@ -1,0 +1,62 @@
+// sluice_bench/benchmark_catalog.cc — the table of known benchmarks (see benchmark_catalog.h).
+
+#include "sluice_bench/benchmark_catalog.h"
+
+#include <array>
+
+namespace sluice_bench {
+namespace {
+
+constexpr std::array kBenchmarks = {
+    BenchmarkSpec{"fillseq", BenchKind::kFillSeq, true, "write",
+                  "write --num keys in ascending order into a new database"},
+    BenchmarkSpec{"fillrandom", BenchKind::kFillRandom, true, "write",
+                  "write --num uniformly random keys into a new database"},
+    BenchmarkSpec{"overwrite", BenchKind::kOverwrite, false, "write",
+                  "write --num uniformly random keys into the existing database"},
+    BenchmarkSpec{"fillsync", BenchKind::kFillSync, true, "write",
+                  "write --num/1000 random keys with sync=true into a new database"},
+    BenchmarkSpec{"fill100K", BenchKind::kFill100K, true, "write",
+                  "write --num/1000 random keys with 100000-byte values into a new database"},
+    BenchmarkSpec{"readrandom", BenchKind::kReadRandom, false, "read",
+                  "--reads point reads of uniformly random keys"},
+    BenchmarkSpec{"readmissing", BenchKind::kReadMissing, false, "read",
+                  "--reads point reads of keys that do not exist"},
+    BenchmarkSpec{"readseq", BenchKind::kReadSeq, false, "read",
+                  "iterate forward from the first key over up to --reads entries"},
+    BenchmarkSpec{"readreverse", BenchKind::kReadReverse, false, "read",
+                  "iterate backward from the last key over up to --reads entries"},
+    BenchmarkSpec{"seekrandom", BenchKind::kSeekRandom, false, "seek",
+                  "--reads iterator seeks to uniformly random keys"},
+    BenchmarkSpec{"deleterandom", BenchKind::kDeleteRandom, false, "delete",
+                  "delete --num uniformly random keys"},
+    BenchmarkSpec{"readwhilewriting", BenchKind::kReadWhileWriting, false, "read",
+                  "--threads readers doing readrandom while one extra thread overwrites"},
+    BenchmarkSpec{"compact", BenchKind::kCompact, false, "",
+                  "compact the whole key range"},
+    BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
+    BenchmarkSpec{"stats", BenchKind::kStats, false, "",
+                  "print the engine's stats property"},
+};
+
+}  // namespace
+
+std::span<const BenchmarkSpec> AllBenchmarks() { return kBenchmarks; }
+
+const BenchmarkSpec* FindBenchmark(std::string_view name) {
+  for (const BenchmarkSpec& spec : kBenchmarks) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string BenchmarkNameList() {
+  std::string out;
+  for (const BenchmarkSpec& spec : kBenchmarks) {
+    if (!out.empty()) out += ", ";
+    out += spec.name;
+  }
+  return out;
+}
+
+}  // namespace sluice_bench

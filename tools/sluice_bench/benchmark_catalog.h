@@ -1,0 +1,50 @@
+// sluice_bench/benchmark_catalog.h — the benchmarks sluice_bench knows, by their db_bench names.
+//
+// The single list used both to validate --benchmarks and to dispatch them.
+
+#ifndef SLUICE_BENCH_BENCHMARK_CATALOG_H_
+#define SLUICE_BENCH_BENCHMARK_CATALOG_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sluice_bench {
+
+enum class BenchKind {
+  kFillSeq,
+  kFillRandom,
+  kOverwrite,
+  kFillSync,
+  kFill100K,
+  kReadRandom,
+  kReadMissing,
+  kReadSeq,
+  kReadReverse,
+  kSeekRandom,
+  kDeleteRandom,
+  kReadWhileWriting,
+  kCompact,
+  kFlush,
+  kStats,
+};
+
+struct BenchmarkSpec {
+  std::string_view name;
+  BenchKind kind;
+  // Starts from an empty database (skipped with --use_existing_db), as in db_bench.
+  bool fresh_db;
+  // What one operation is, for "Microseconds per <op>:" ("" when there is no histogram).
+  std::string_view op_label;
+  std::string_view summary;
+};
+
+std::span<const BenchmarkSpec> AllBenchmarks();
+// nullptr if unknown. Names are case-sensitive, as in db_bench.
+const BenchmarkSpec* FindBenchmark(std::string_view name);
+// "fillseq, fillrandom, ..." for error messages and --help.
+std::string BenchmarkNameList();
+
+}  // namespace sluice_bench
+
+#endif  // SLUICE_BENCH_BENCHMARK_CATALOG_H_

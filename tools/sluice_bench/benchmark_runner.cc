@@ -1,0 +1,461 @@
+// sluice_bench/benchmark_runner.cc — the benchmark loops (see benchmark_runner.h).
+
+#include "sluice_bench/benchmark_runner.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <latch>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "sluice_bench/key_format.h"
+#include "sluice_bench/random.h"
+#include "sluice_bench/thread_stats.h"
+#include "sluice_bench/value_generator.h"
+
+namespace sluice_bench {
+namespace {
+
+// fillsync and fill100K do --num / 1000 operations, as in db_bench.
+constexpr uint64_t kSmallFillDivisor = 1000;
+constexpr size_t kFill100KValueSize = 100000;
+// With --duration, the clock is read once per this many operations (groups).
+constexpr uint64_t kClockCheckInterval = 8;
+
+// Decides whether a thread starts another operation: a count, or a deadline with --duration.
+class OpBudget {
+ public:
+  OpBudget(uint64_t max_ops, int duration_seconds)
+      : max_ops_(max_ops),
+        deadline_ns_(duration_seconds > 0
+                         ? NowNanos() + static_cast<uint64_t>(duration_seconds) * 1000000000ULL
+                         : 0) {}
+
+  bool timed() const { return deadline_ns_ != 0; }
+
+  // `done`: operations finished so far.
+  bool More(uint64_t done) {
+    if (deadline_ns_ == 0) return done < max_ops_;
+    if (expired_) return false;
+    if (calls_++ % kClockCheckInterval == 0) expired_ = NowNanos() >= deadline_ns_;
+    return !expired_;
+  }
+
+ private:
+  uint64_t max_ops_;
+  uint64_t deadline_ns_;
+  uint64_t calls_ = 0;
+  bool expired_ = false;
+};
+
+}  // namespace
+
+struct BenchmarkRunner::ThreadContext {
+  ThreadContext(uint64_t seed, bool measure_latency) : rnd(seed), stats(measure_latency) {}
+
+  Random64 rnd;
+  ThreadStats stats;
+  // The first engine error of this thread (NotFound of a Get is not one).
+  EngineStatus error;
+};
+
+BenchmarkRunner::BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path,
+                                 std::FILE* out)
+    : flags_(flags), engine_(engine), db_path_(std::move(db_path)), out_(out) {}
+
+EngineStatus BenchmarkRunner::Reopen(bool destroy) {
+  EngineStatus s = engine_->Close();
+  if (!s.ok()) return s;
+  if (destroy) {
+    s = engine_->Destroy(db_path_);
+    if (!s.ok()) return s;
+  }
+  return engine_->Open(db_path_);
+}
+
+bool BenchmarkRunner::Run(std::vector<BenchResult>* results, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(db_path_).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  if (ec) {
+    *error = fmt::format("cannot create {}: {}", parent.string(), ec.message());
+    return false;
+  }
+  if (!flags_.use_existing_db && fs::exists(db_path_, ec)) {
+    EngineStatus s = engine_->Destroy(db_path_);
+    if (!s.ok()) {
+      *error = fmt::format("cannot destroy the old database {}: {}", db_path_, s.message());
+      return false;
+    }
+  }
+  EngineStatus s = engine_->Open(db_path_);
+  if (!s.ok()) {
+    *error = fmt::format("cannot open {}: {}", db_path_, s.message());
+    return false;
+  }
+  fresh_ = !flags_.use_existing_db;
+  fmt::print(out_, "DB path: [{}]\n", db_path_);
+  std::fflush(out_);
+
+  bool ok = true;
+  for (uint64_t i = 0; ok && i < flags_.benchmarks.size(); ++i) {
+    const BenchmarkSpec* spec = FindBenchmark(flags_.benchmarks[i]);
+    if (spec == nullptr) continue;  // rejected while parsing the flags
+    BenchResult result;
+    ok = RunBenchmark(*spec, i, &result, error);
+    if (!ok) break;
+    if (spec->kind == BenchKind::kStats) continue;
+    fmt::print(out_, "{}\n", FormatReportLine(result));
+    const std::string latency = FormatLatencyReport(result);
+    if (!latency.empty()) fmt::print(out_, "{}\n", latency);
+    std::fflush(out_);
+    results->push_back(std::move(result));
+  }
+  EngineStatus closed = engine_->Close();
+  if (ok && !closed.ok()) {
+    *error = fmt::format("close failed: {}", closed.message());
+    ok = false;
+  }
+  return ok;
+}
+
+BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spec) const {
+  Workload w;
+  w.kind = spec.kind;
+  w.ops = static_cast<uint64_t>(flags_.num);
+  w.value_size = static_cast<size_t>(flags_.value_size);
+  w.write_mode = WriteMode{flags_.engine.sync, flags_.engine.disable_wal};
+  w.random_keys = true;
+  switch (spec.kind) {
+    case BenchKind::kFillSeq:
+      w.random_keys = false;
+      break;
+    case BenchKind::kFillSync:
+      w.ops = std::max<uint64_t>(1, w.ops / kSmallFillDivisor);
+      w.write_mode.sync = true;
+      break;
+    case BenchKind::kFill100K:
+      w.ops = std::max<uint64_t>(1, w.ops / kSmallFillDivisor);
+      w.value_size = kFill100KValueSize;
+      break;
+    case BenchKind::kReadRandom:
+    case BenchKind::kReadMissing:
+    case BenchKind::kReadSeq:
+    case BenchKind::kReadReverse:
+    case BenchKind::kSeekRandom:
+    case BenchKind::kReadWhileWriting:
+      w.ops = flags_.EffectiveReads();
+      break;
+    default:
+      break;
+  }
+  return w;
+}
+
+bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index,
+                                   BenchResult* result, std::string* error) {
+  if (spec.fresh_db) {
+    if (flags_.use_existing_db) {
+      result->name = std::string(spec.name);
+      result->skipped = true;
+      result->skip_reason = "it needs a new database and --use_existing_db is set";
+      return true;
+    }
+    if (!fresh_) {
+      EngineStatus s = Reopen(/*destroy=*/true);
+      if (!s.ok()) {
+        *error = fmt::format("{}: cannot recreate the database: {}", spec.name, s.message());
+        return false;
+      }
+    }
+  }
+  const bool ok = spec.kind == BenchKind::kCompact || spec.kind == BenchKind::kFlush ||
+                          spec.kind == BenchKind::kStats
+                      ? RunInline(spec, result, error)
+                      : RunThreads(spec, index, result, error);
+  if (spec.kind != BenchKind::kStats) fresh_ = false;
+  return ok;
+}
+
+bool BenchmarkRunner::RunInline(const BenchmarkSpec& spec, BenchResult* result,
+                                std::string* error) {
+  if (spec.kind == BenchKind::kStats) {
+    std::string text;
+    EngineStatus s = engine_->GetStats(&text);
+    if (!s.ok()) {
+      *error = fmt::format("stats: {}: {}", engine_->stats_property(), s.message());
+      return false;
+    }
+    fmt::print(out_, "\n{}:\n{}\n", engine_->stats_property(), text);
+    std::fflush(out_);
+    return true;
+  }
+  ThreadStats stats(/*measure_latency=*/false);
+  stats.Start();
+  EngineStatus s = spec.kind == BenchKind::kCompact ? engine_->CompactAll() : engine_->Flush();
+  stats.FinishedOps(0, 1, 0);
+  stats.Stop();
+  *result = MergeThreadStats(spec.name, spec.op_label, {&stats});
+  if (s.IsNotSupported()) {
+    result->skipped = true;
+    result->skip_reason = s.message();
+    return true;
+  }
+  if (!s.ok()) {
+    *error = fmt::format("{}: {}", spec.name, s.message());
+    return false;
+  }
+  return true;
+}
+
+bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
+                                 std::string* error) {
+  const Workload w = MakeWorkload(spec);
+  const int readers = flags_.threads;
+  const bool with_writer = spec.kind == BenchKind::kReadWhileWriting;
+  const int total = readers + (with_writer ? 1 : 0);
+
+  std::vector<std::unique_ptr<ThreadContext>> contexts;
+  for (int t = 0; t < total; ++t) {
+    contexts.push_back(std::make_unique<ThreadContext>(
+        DeriveSeed(flags_.seed, index, static_cast<uint64_t>(t)),
+        /*measure_latency=*/flags_.histogram && t < readers));
+  }
+
+  std::latch start(total + 1);
+  std::atomic<int> readers_left(readers);
+  std::atomic<bool> stop_writer(false);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < total; ++t) {
+    ThreadContext* ctx = contexts[static_cast<size_t>(t)].get();
+    const bool is_writer = t >= readers;
+    threads.emplace_back([&, ctx, is_writer] {
+      start.arrive_and_wait();
+      ctx->stats.Start();
+      if (is_writer) {
+        DoBackgroundWrites(ctx, w, &stop_writer);
+      } else {
+        switch (w.kind) {
+          case BenchKind::kFillSeq:
+          case BenchKind::kFillRandom:
+          case BenchKind::kOverwrite:
+          case BenchKind::kFillSync:
+          case BenchKind::kFill100K:
+            DoWrites(ctx, w, /*deletes=*/false);
+            break;
+          case BenchKind::kDeleteRandom:
+            DoWrites(ctx, w, /*deletes=*/true);
+            break;
+          case BenchKind::kReadRandom:
+          case BenchKind::kReadWhileWriting:
+            DoPointReads(ctx, w, /*missing=*/false);
+            break;
+          case BenchKind::kReadMissing:
+            DoPointReads(ctx, w, /*missing=*/true);
+            break;
+          case BenchKind::kSeekRandom:
+            DoSeeks(ctx, w);
+            break;
+          case BenchKind::kReadSeq:
+            DoScan(ctx, w, /*reverse=*/false);
+            break;
+          case BenchKind::kReadReverse:
+            DoScan(ctx, w, /*reverse=*/true);
+            break;
+          case BenchKind::kCompact:
+          case BenchKind::kFlush:
+          case BenchKind::kStats:
+            break;
+        }
+        if (readers_left.fetch_sub(1) == 1) stop_writer.store(true);
+      }
+      ctx->stats.Stop();
+    });
+  }
+  start.arrive_and_wait();
+  for (std::thread& t : threads) t.join();
+
+  for (const auto& ctx : contexts) {
+    if (!ctx->error.ok()) {
+      *error = fmt::format("{}: {}", spec.name, ctx->error.message());
+      return false;
+    }
+  }
+  std::vector<const ThreadStats*> measured;
+  for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
+  *result = MergeThreadStats(spec.name, spec.op_label, measured);
+  if (w.kind == BenchKind::kReadRandom || w.kind == BenchKind::kReadMissing ||
+      w.kind == BenchKind::kSeekRandom || w.kind == BenchKind::kReadWhileWriting) {
+    result->has_lookups = true;
+    result->message = fmt::format("({} of {} found)", result->found, result->lookups);
+  }
+  if (with_writer) {
+    const ThreadStats& writer = contexts.back()->stats;
+    result->message += fmt::format(" (writer: {} puts)", writer.ops());
+  }
+  return true;
+}
+
+void BenchmarkRunner::DoWrites(ThreadContext* t, const Workload& w, bool deletes) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
+  const uint64_t batch_size = static_cast<uint64_t>(flags_.batch_size);
+  KeyBuffer keys(flags_.key_size);
+  ValueGenerator values(flags_.compression_ratio, w.value_size, t->rnd.Next());
+  std::unique_ptr<KVWriteBatch> batch = batch_size > 1 ? engine_->NewWriteBatch() : nullptr;
+  OpBudget budget(w.ops, flags_.duration);
+  uint64_t done = 0;
+  while (budget.More(done)) {
+    const uint64_t n = budget.timed() ? batch_size : std::min(batch_size, w.ops - done);
+    const uint64_t op_start = t->stats.OpStart();
+    uint64_t bytes = 0;
+    EngineStatus s;
+    if (batch == nullptr) {
+      const uint64_t k = w.random_keys ? t->rnd.Uniform(num) : done % num;
+      const std::string_view key = keys.Set(k);
+      if (deletes) {
+        s = engine_->Delete(key, w.write_mode);
+        bytes = key.size();
+      } else {
+        const std::string_view value = values.Next(w.value_size);
+        s = engine_->Put(key, value, w.write_mode);
+        bytes = key.size() + value.size();
+      }
+    } else {
+      batch->Clear();
+      for (uint64_t j = 0; j < n; ++j) {
+        const uint64_t k = w.random_keys ? t->rnd.Uniform(num) : (done + j) % num;
+        const std::string_view key = keys.Set(k);
+        if (deletes) {
+          batch->Delete(key);
+          bytes += key.size();
+        } else {
+          const std::string_view value = values.Next(w.value_size);
+          batch->Put(key, value);
+          bytes += key.size() + value.size();
+        }
+      }
+      s = engine_->Write(batch.get(), w.write_mode);
+    }
+    if (!s.ok()) {
+      t->error = std::move(s);
+      return;
+    }
+    t->stats.FinishedOps(op_start, n, bytes);
+    done += n;
+  }
+}
+
+void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool missing) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
+  KeyBuffer keys(flags_.key_size);
+  std::string value;
+  OpBudget budget(w.ops, flags_.duration);
+  uint64_t done = 0;
+  uint64_t found = 0;
+  while (budget.More(done)) {
+    const uint64_t k = t->rnd.Uniform(num);
+    const std::string_view key = missing ? keys.SetMissing(k) : keys.Set(k);
+    const uint64_t op_start = t->stats.OpStart();
+    EngineStatus s = engine_->Get(key, &value);
+    uint64_t bytes = 0;
+    if (s.ok()) {
+      ++found;
+      bytes = key.size() + value.size();
+    } else if (!s.IsNotFound()) {
+      t->error = std::move(s);
+      break;
+    }
+    t->stats.FinishedOps(op_start, 1, bytes);
+    ++done;
+  }
+  t->stats.AddLookups(done, found);
+}
+
+void BenchmarkRunner::DoSeeks(ThreadContext* t, const Workload& w) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
+  KeyBuffer keys(flags_.key_size);
+  std::unique_ptr<KVIterator> it = engine_->NewIterator();
+  OpBudget budget(w.ops, flags_.duration);
+  uint64_t done = 0;
+  uint64_t found = 0;
+  while (budget.More(done)) {
+    const std::string_view key = keys.Set(t->rnd.Uniform(num));
+    const uint64_t op_start = t->stats.OpStart();
+    it->Seek(key);
+    uint64_t bytes = 0;
+    if (it->Valid() && it->key() == key) {
+      ++found;
+      bytes = it->key().size() + it->value().size();
+    }
+    t->stats.FinishedOps(op_start, 1, bytes);
+    ++done;
+  }
+  EngineStatus s = it->status();
+  if (!s.ok()) t->error = std::move(s);
+  t->stats.AddLookups(done, found);
+}
+
+void BenchmarkRunner::DoScan(ThreadContext* t, const Workload& w, bool reverse) {
+  auto start_pass = [&](KVIterator* it) {
+    if (reverse) {
+      it->SeekToLast();
+    } else {
+      it->SeekToFirst();
+    }
+  };
+  std::unique_ptr<KVIterator> it = engine_->NewIterator();
+  start_pass(it.get());
+  OpBudget budget(w.ops, flags_.duration);
+  uint64_t done = 0;
+  uint64_t done_at_pass_start = 0;
+  while (budget.More(done)) {
+    if (!it->Valid()) {
+      EngineStatus s = it->status();
+      if (!s.ok()) {
+        t->error = std::move(s);
+        return;
+      }
+      // Out of entries: with --duration start another pass (on a fresh iterator that sees new
+      // writes), unless the last pass found nothing.
+      if (!budget.timed() || done == done_at_pass_start) break;
+      done_at_pass_start = done;
+      it = engine_->NewIterator();
+      start_pass(it.get());
+      continue;
+    }
+    const uint64_t op_start = t->stats.OpStart();
+    const uint64_t bytes = it->key().size() + it->value().size();
+    if (reverse) {
+      it->Prev();
+    } else {
+      it->Next();
+    }
+    t->stats.FinishedOps(op_start, 1, bytes);
+    ++done;
+  }
+  EngineStatus s = it->status();
+  if (!s.ok()) t->error = std::move(s);
+}
+
+void BenchmarkRunner::DoBackgroundWrites(ThreadContext* t, const Workload& w,
+                                         const std::atomic<bool>* stop) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
+  KeyBuffer keys(flags_.key_size);
+  ValueGenerator values(flags_.compression_ratio, w.value_size, t->rnd.Next());
+  while (!stop->load(std::memory_order_relaxed)) {
+    const std::string_view key = keys.Set(t->rnd.Uniform(num));
+    const std::string_view value = values.Next(w.value_size);
+    EngineStatus s = engine_->Put(key, value, w.write_mode);
+    if (!s.ok()) {
+      t->error = std::move(s);
+      return;
+    }
+    t->stats.FinishedOps(0, 1, key.size() + value.size());
+  }
+}
+
+}  // namespace sluice_bench

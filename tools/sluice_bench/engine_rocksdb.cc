@@ -1,0 +1,244 @@
+// sluice_bench/engine_rocksdb.cc — the RocksDB adapter of sluice_bench.
+//
+// Maps every shared option onto rocksdb::Options / BlockBasedTableOptions one to one (RocksDB
+// has a knob for each), using the default skiplist memtable and leveled compaction.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/iterator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/version.h>
+#include <rocksdb/write_batch.h>
+
+#include "sluice_bench/engine_registry.h"
+#include "sluice_bench/kv_engine.h"
+
+namespace sluice_bench {
+namespace {
+
+EngineStatus FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return EngineStatus::OK();
+  if (s.IsNotFound()) return EngineStatus::NotFound();
+  if (s.IsNotSupported()) return EngineStatus::NotSupported(s.ToString());
+  return EngineStatus::Error(s.ToString());
+}
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+rocksdb::CompressionType ToRocks(CompressionKind kind) {
+  switch (kind) {
+    case CompressionKind::kNone:
+      return rocksdb::kNoCompression;
+    case CompressionKind::kSnappy:
+      return rocksdb::kSnappyCompression;
+    case CompressionKind::kZstd:
+      return rocksdb::kZSTD;
+    case CompressionKind::kLz4:
+      return rocksdb::kLZ4Compression;
+  }
+  return rocksdb::kNoCompression;
+}
+
+class RocksBatch : public KVWriteBatch {
+ public:
+  void Put(std::string_view key, std::string_view value) override {
+    batch_.Put(ToSlice(key), ToSlice(value));
+  }
+  void Delete(std::string_view key) override { batch_.Delete(ToSlice(key)); }
+  void Clear() override { batch_.Clear(); }
+  rocksdb::WriteBatch* rep() { return &batch_; }
+
+ private:
+  rocksdb::WriteBatch batch_;
+};
+
+class RocksIterator : public KVIterator {
+ public:
+  explicit RocksIterator(rocksdb::Iterator* it) : it_(it) {}
+  bool Valid() const override { return it_->Valid(); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override { return ToView(it_->key()); }
+  std::string_view value() const override { return ToView(it_->value()); }
+  EngineStatus status() const override { return FromRocks(it_->status()); }
+
+ private:
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+class RocksDBEngine final : public KVEngine {
+ public:
+  ~RocksDBEngine() override { Close(); }
+
+  std::string_view name() const override { return "rocksdb"; }
+  std::string version() const override {
+    return fmt::format("RocksDB {}.{}.{}", ROCKSDB_MAJOR, ROCKSDB_MINOR, ROCKSDB_PATCH);
+  }
+  std::string_view stats_property() const override { return "rocksdb.stats"; }
+
+  EngineStatus Configure(const EngineOptions& o) override {
+    const rocksdb::CompressionType codec = ToRocks(o.compression);
+    bool codec_built_in = false;
+    for (rocksdb::CompressionType t : rocksdb::GetSupportedCompressions()) {
+      codec_built_in = codec_built_in || t == codec;
+    }
+    if (!codec_built_in && codec != rocksdb::kNoCompression) {
+      return EngineStatus::NotSupported(
+          fmt::format("--compression_type={}: this RocksDB library was built without it",
+                      CompressionName(o.compression)));
+    }
+    requested_ = o;
+    options_ = rocksdb::Options();
+    options_.create_if_missing = o.create_if_missing;
+    options_.write_buffer_size = o.write_buffer_size;
+    options_.max_write_buffer_number = o.max_write_buffer_number;
+    options_.max_background_jobs = o.max_background_jobs;
+    options_.max_open_files = o.max_open_files;
+    options_.num_levels = o.num_levels;
+    options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
+    options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
+    options_.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+    options_.target_file_size_base = o.target_file_size_base;
+    options_.max_bytes_for_level_base = o.max_bytes_for_level_base;
+    options_.max_bytes_for_level_multiplier = o.max_bytes_for_level_multiplier;
+    options_.compression = codec;
+
+    table_options_ = rocksdb::BlockBasedTableOptions();
+    table_options_.block_size = o.block_size;
+    table_options_.block_restart_interval = o.block_restart_interval;
+    if (o.cache_size > 0) {
+      table_options_.block_cache = rocksdb::NewLRUCache(o.cache_size);
+    } else {
+      table_options_.no_block_cache = true;
+    }
+    if (o.bloom_bits > 0) {
+      table_options_.filter_policy.reset(rocksdb::NewBloomFilterPolicy(o.bloom_bits));
+    }
+    options_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options_));
+    return EngineStatus::OK();
+  }
+
+  std::vector<OptionRow> DescribeOptions() const override {
+    const rocksdb::Options& o = options_;
+    const rocksdb::BlockBasedTableOptions& t = table_options_;
+    std::vector<OptionRow> rows = {
+        {"create_if_missing", o.create_if_missing ? "true" : "false", ""},
+        {"write_buffer_size", fmt::format("{}", o.write_buffer_size), ""},
+        {"max_write_buffer_number", fmt::format("{}", o.max_write_buffer_number),
+         o.max_write_buffer_number < 2 ? "RocksDB raises values below 2 to 2 when opening" : ""},
+        {"memtable", "skiplist",
+         requested_.memtable == "skiplist"
+             ? ""
+             : fmt::format("--memtable={} applies to sluice only; RocksDB uses its skiplist",
+                           requested_.memtable)},
+        {"block_size", fmt::format("{}", t.block_size), ""},
+        {"block_restart_interval", fmt::format("{}", t.block_restart_interval), ""},
+        {"cache_size",
+         t.no_block_cache ? "0" : fmt::format("{}", t.block_cache->GetCapacity()), ""},
+        {"bloom_bits", fmt::format("{}", requested_.bloom_bits), ""},
+        {"compression", std::string(CompressionName(requested_.compression)), ""},
+        {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
+        {"open_files", fmt::format("{}", o.max_open_files), ""},
+        {"num_levels", fmt::format("{}", o.num_levels), ""},
+        {"level0_file_num_compaction_trigger",
+         fmt::format("{}", o.level0_file_num_compaction_trigger), ""},
+        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger),
+         ""},
+        {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
+        {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
+        {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
+        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier),
+         ""},
+        {"sync", requested_.sync ? "true" : "false", ""},
+        {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
+    };
+    return rows;
+  }
+
+  EngineStatus Open(const std::string& path) override {
+    rocksdb::DB* db = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(options_, path, &db);
+    db_.reset(db);
+    return FromRocks(s);
+  }
+
+  EngineStatus Close() override {
+    if (db_ == nullptr) return EngineStatus::OK();
+    rocksdb::Status s = db_->Close();
+    db_.reset();
+    return FromRocks(s);
+  }
+
+  EngineStatus Destroy(const std::string& path) override {
+    return FromRocks(rocksdb::DestroyDB(path, options_));
+  }
+
+  EngineStatus Put(std::string_view key, std::string_view value,
+                   const WriteMode& mode) override {
+    return FromRocks(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
+  }
+
+  EngineStatus Delete(std::string_view key, const WriteMode& mode) override {
+    return FromRocks(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
+  }
+
+  std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<RocksBatch>(); }
+
+  EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {
+    return FromRocks(db_->Write(ToWriteOptions(mode), static_cast<RocksBatch*>(batch)->rep()));
+  }
+
+  EngineStatus Get(std::string_view key, std::string* value) override {
+    return FromRocks(db_->Get(read_options_, ToSlice(key), value));
+  }
+
+  std::unique_ptr<KVIterator> NewIterator() override {
+    return std::make_unique<RocksIterator>(db_->NewIterator(read_options_));
+  }
+
+  EngineStatus Flush() override { return FromRocks(db_->Flush(rocksdb::FlushOptions())); }
+
+  EngineStatus CompactAll() override {
+    return FromRocks(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr));
+  }
+
+  EngineStatus GetStats(std::string* stats) override {
+    if (!db_->GetProperty("rocksdb.stats", stats)) {
+      return EngineStatus::Error("rocksdb.stats is not available");
+    }
+    return EngineStatus::OK();
+  }
+
+ private:
+  static rocksdb::WriteOptions ToWriteOptions(const WriteMode& mode) {
+    rocksdb::WriteOptions w;
+    w.sync = mode.sync;
+    w.disableWAL = mode.disable_wal;
+    return w;
+  }
+
+  EngineOptions requested_;
+  const rocksdb::ReadOptions read_options_;
+  rocksdb::Options options_;
+  rocksdb::BlockBasedTableOptions table_options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<KVEngine> NewRocksDBEngine() { return std::make_unique<RocksDBEngine>(); }
+
+}  // namespace sluice_bench

@@ -1,0 +1,212 @@
+// sluice_bench/engine_sluice.cc — the sluice adapter of sluice_bench.
+//
+// Every shared option is a sluice::Options field of the same meaning, so the mapping is one to
+// one; --memtable is passed through as Options::memtable.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sluice/db.h"
+#include "sluice/iterator.h"
+#include "sluice/options.h"
+#include "sluice/write_batch.h"
+#include "sluice_bench/engine_registry.h"
+#include "sluice_bench/kv_engine.h"
+
+#ifndef SLUICE_BENCH_SLUICE_VERSION
+#error "the build defines SLUICE_BENCH_SLUICE_VERSION (the project version)"
+#endif
+
+namespace sluice_bench {
+namespace {
+
+EngineStatus FromSluice(const sluice::Status& s) {
+  if (s.ok()) return EngineStatus::OK();
+  if (s.IsNotFound()) return EngineStatus::NotFound();
+  if (s.IsNotSupported()) return EngineStatus::NotSupported(s.ToString());
+  return EngineStatus::Error(s.ToString());
+}
+
+sluice::Slice ToSlice(std::string_view s) { return sluice::Slice(s.data(), s.size()); }
+
+sluice::CompressionType ToSluice(CompressionKind kind) {
+  switch (kind) {
+    case CompressionKind::kNone:
+      return sluice::CompressionType::kNone;
+    case CompressionKind::kSnappy:
+      return sluice::CompressionType::kSnappy;
+    case CompressionKind::kZstd:
+      return sluice::CompressionType::kZstd;
+    case CompressionKind::kLz4:
+      return sluice::CompressionType::kLz4;
+  }
+  return sluice::CompressionType::kNone;
+}
+
+class SluiceBatch : public KVWriteBatch {
+ public:
+  void Put(std::string_view key, std::string_view value) override {
+    batch_.Put(ToSlice(key), ToSlice(value));
+  }
+  void Delete(std::string_view key) override { batch_.Delete(ToSlice(key)); }
+  void Clear() override { batch_.Clear(); }
+  sluice::WriteBatch* rep() { return &batch_; }
+
+ private:
+  sluice::WriteBatch batch_;
+};
+
+class SluiceIterator : public KVIterator {
+ public:
+  explicit SluiceIterator(std::unique_ptr<sluice::Iterator> it) : it_(std::move(it)) {}
+  bool Valid() const override { return it_->Valid(); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override { return it_->key().ToStringView(); }
+  std::string_view value() const override { return it_->value().ToStringView(); }
+  EngineStatus status() const override { return FromSluice(it_->status()); }
+
+ private:
+  std::unique_ptr<sluice::Iterator> it_;
+};
+
+class SluiceEngine final : public KVEngine {
+ public:
+  ~SluiceEngine() override { Close(); }
+
+  std::string_view name() const override { return "sluice"; }
+  std::string version() const override {
+    return fmt::format("sluice {}", SLUICE_BENCH_SLUICE_VERSION);
+  }
+  std::string_view stats_property() const override { return "sluice.stats"; }
+
+  EngineStatus Configure(const EngineOptions& o) override {
+    requested_ = o;
+    options_ = sluice::Options();
+    options_.create_if_missing = o.create_if_missing;
+    options_.write_buffer_size = o.write_buffer_size;
+    options_.memtable = o.memtable;
+    options_.max_write_buffer_number = o.max_write_buffer_number;
+    options_.block_size = o.block_size;
+    options_.block_restart_interval = o.block_restart_interval;
+    options_.block_cache_size = o.cache_size;
+    options_.bloom_bits_per_key = o.bloom_bits;
+    options_.compression = ToSluice(o.compression);
+    options_.max_open_files = o.max_open_files;
+    options_.max_background_jobs = o.max_background_jobs;
+    options_.num_levels = o.num_levels;
+    options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
+    options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
+    options_.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+    options_.target_file_size_base = o.target_file_size_base;
+    options_.max_bytes_for_level_base = o.max_bytes_for_level_base;
+    options_.max_bytes_for_level_multiplier = o.max_bytes_for_level_multiplier;
+    return EngineStatus::OK();
+  }
+
+  std::vector<OptionRow> DescribeOptions() const override {
+    const sluice::Options& o = options_;
+    return {
+        {"create_if_missing", o.create_if_missing ? "true" : "false", ""},
+        {"write_buffer_size", fmt::format("{}", o.write_buffer_size), ""},
+        {"max_write_buffer_number", fmt::format("{}", o.max_write_buffer_number), ""},
+        {"memtable", o.memtable, ""},
+        {"block_size", fmt::format("{}", o.block_size), ""},
+        {"block_restart_interval", fmt::format("{}", o.block_restart_interval), ""},
+        {"cache_size", fmt::format("{}", o.block_cache_size), ""},
+        {"bloom_bits", fmt::format("{}", o.bloom_bits_per_key), ""},
+        {"compression", std::string(CompressionName(requested_.compression)), ""},
+        {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
+        {"open_files", fmt::format("{}", o.max_open_files), ""},
+        {"num_levels", fmt::format("{}", o.num_levels), ""},
+        {"level0_file_num_compaction_trigger",
+         fmt::format("{}", o.level0_file_num_compaction_trigger), ""},
+        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger),
+         ""},
+        {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
+        {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
+        {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
+        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier),
+         ""},
+        {"sync", requested_.sync ? "true" : "false", ""},
+        {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
+    };
+  }
+
+  EngineStatus Open(const std::string& path) override {
+    return FromSluice(sluice::DB::Open(options_, path, &db_));
+  }
+
+  EngineStatus Close() override {
+    if (db_ == nullptr) return EngineStatus::OK();
+    sluice::Status s = db_->Close();
+    db_.reset();
+    return FromSluice(s);
+  }
+
+  EngineStatus Destroy(const std::string& path) override {
+    return FromSluice(sluice::DestroyDB(path, options_));
+  }
+
+  EngineStatus Put(std::string_view key, std::string_view value,
+                   const WriteMode& mode) override {
+    return FromSluice(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
+  }
+
+  EngineStatus Delete(std::string_view key, const WriteMode& mode) override {
+    return FromSluice(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
+  }
+
+  std::unique_ptr<KVWriteBatch> NewWriteBatch() override {
+    return std::make_unique<SluiceBatch>();
+  }
+
+  EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {
+    return FromSluice(db_->Write(ToWriteOptions(mode), static_cast<SluiceBatch*>(batch)->rep()));
+  }
+
+  EngineStatus Get(std::string_view key, std::string* value) override {
+    return FromSluice(db_->Get(read_options_, ToSlice(key), value));
+  }
+
+  std::unique_ptr<KVIterator> NewIterator() override {
+    return std::make_unique<SluiceIterator>(db_->NewIterator(read_options_));
+  }
+
+  EngineStatus Flush() override { return FromSluice(db_->Flush()); }
+
+  EngineStatus CompactAll() override { return FromSluice(db_->CompactRange(nullptr, nullptr)); }
+
+  EngineStatus GetStats(std::string* stats) override {
+    if (!db_->GetProperty("sluice.stats", stats)) {
+      return EngineStatus::Error("sluice.stats is not available");
+    }
+    return EngineStatus::OK();
+  }
+
+ private:
+  static sluice::WriteOptions ToWriteOptions(const WriteMode& mode) {
+    sluice::WriteOptions w;
+    w.sync = mode.sync;
+    w.disable_wal = mode.disable_wal;
+    return w;
+  }
+
+  EngineOptions requested_;
+  const sluice::ReadOptions read_options_;
+  sluice::Options options_;
+  std::unique_ptr<sluice::DB> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<KVEngine> NewSluiceEngine() { return std::make_unique<SluiceEngine>(); }
+
+}  // namespace sluice_bench

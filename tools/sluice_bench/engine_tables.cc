@@ -1,0 +1,107 @@
+// sluice_bench/engine_tables.cc — options and summary tables (see engine_tables.h).
+
+#include "sluice_bench/engine_tables.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace sluice_bench {
+namespace {
+
+// Column widths fitted to the content.
+std::string FormatTable(const std::vector<std::vector<std::string>>& cells) {
+  std::vector<size_t> widths;
+  for (const auto& row : cells) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : cells) {
+    std::string line = "  ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += c == 0 ? fmt::format("{:<{}}", row[c], widths[c])
+                     : fmt::format("  {:>{}}", row[c], widths[c]);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+void AddName(std::vector<std::string>* names, const std::string& name) {
+  if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
+}
+
+}  // namespace
+
+std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns) {
+  std::vector<std::string> names;
+  for (const auto& column : columns) {
+    for (const OptionRow& row : column.rows) AddName(&names, row.name);
+  }
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header{"option"};
+  for (const auto& column : columns) header.push_back(column.engine);
+  cells.push_back(std::move(header));
+  for (const std::string& name : names) {
+    std::vector<std::string> line{name};
+    for (const auto& column : columns) {
+      auto it = std::find_if(column.rows.begin(), column.rows.end(),
+                             [&](const OptionRow& r) { return r.name == name; });
+      line.push_back(it == column.rows.end() ? "-" : it->value + (it->note.empty() ? "" : " *"));
+    }
+    cells.push_back(std::move(line));
+  }
+  std::string out = FormatTable(cells);
+  for (const auto& column : columns) {
+    for (const OptionRow& row : column.rows) {
+      if (!row.note.empty()) out += fmt::format("  * [{}] {}: {}\n", column.engine, row.name,
+                                                row.note);
+    }
+  }
+  return out;
+}
+
+std::string FormatSummaryTable(const std::vector<EngineResultsColumn>& columns) {
+  // A benchmark listed twice gets a row per occurrence: "readrandom", "readrandom #2".
+  auto row_labels = [](const std::vector<BenchResult>& results) {
+    std::vector<std::string> labels;
+    for (size_t i = 0; i < results.size(); ++i) {
+      const auto occurrence = std::count_if(
+          results.begin(), results.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+          [&](const BenchResult& r) { return r.name == results[i].name; });
+      labels.push_back(occurrence == 1 ? results[i].name
+                                       : fmt::format("{} #{}", results[i].name, occurrence));
+    }
+    return labels;
+  };
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> labels;
+  for (const auto& column : columns) {
+    labels.push_back(row_labels(column.results));
+    for (const std::string& label : labels.back()) AddName(&names, label);
+  }
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header{"ops/sec"};
+  for (const auto& column : columns) header.push_back(column.engine);
+  cells.push_back(std::move(header));
+  for (const std::string& name : names) {
+    std::vector<std::string> line{name};
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const auto it = std::find(labels[c].begin(), labels[c].end(), name);
+      if (it == labels[c].end()) {
+        line.push_back("-");
+        continue;
+      }
+      const BenchResult& r = columns[c].results[static_cast<size_t>(it - labels[c].begin())];
+      line.push_back(r.skipped ? std::string("skipped")
+                               : fmt::format("{}", static_cast<int64_t>(r.OpsPerSec())));
+    }
+    cells.push_back(std::move(line));
+  }
+  return FormatTable(cells);
+}
+
+}  // namespace sluice_bench

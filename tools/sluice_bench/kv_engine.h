@@ -1,0 +1,170 @@
+// sluice_bench/kv_engine.h — the engine-neutral interface every benchmarked store is driven by.
+//
+// One adapter per engine (engine_sluice.cc, engine_rocksdb.cc, engine_leveldb.cc) maps
+// EngineOptions onto the engine's own options and forwards the calls, so the benchmark code is
+// identical for every engine. Adapters report the options they actually set (DescribeOptions),
+// including what the engine cannot express, so a reader can check that a comparison is fair.
+
+#ifndef SLUICE_BENCH_KV_ENGINE_H_
+#define SLUICE_BENCH_KV_ENGINE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sluice_bench {
+
+enum class CompressionKind { kNone, kSnappy, kZstd, kLz4 };
+
+// "none", "snappy", "zstd", "lz4".
+std::string_view CompressionName(CompressionKind kind);
+// Case-insensitive inverse of CompressionName; false if unknown.
+bool ParseCompression(std::string_view name, CompressionKind* kind);
+
+// The knobs shared by the engines, one value each. Every adapter maps each of them onto its
+// engine or says in DescribeOptions why it cannot.
+struct EngineOptions {
+  bool create_if_missing = true;
+  size_t write_buffer_size = 0;
+  int max_write_buffer_number = 0;
+  size_t block_size = 0;
+  int block_restart_interval = 0;
+  // Block cache bytes; 0 asks for no block cache.
+  size_t cache_size = 0;
+  // Bloom filter bits per key; 0 means no filter.
+  int bloom_bits = 0;
+  CompressionKind compression = CompressionKind::kNone;
+  int max_background_jobs = 0;
+  int max_open_files = 0;
+  int num_levels = 0;
+  int level0_file_num_compaction_trigger = 0;
+  int level0_slowdown_writes_trigger = 0;
+  int level0_stop_writes_trigger = 0;
+  uint64_t target_file_size_base = 0;
+  uint64_t max_bytes_for_level_base = 0;
+  double max_bytes_for_level_multiplier = 0;
+  // sluice's memory component name; the other engines always use their skiplist.
+  std::string memtable;
+  // Defaults for every write of the run (fillsync forces sync).
+  bool sync = false;
+  bool disable_wal = false;
+};
+
+// Per-write durability.
+struct WriteMode {
+  bool sync = false;
+  bool disable_wal = false;
+};
+
+// The outcome of an engine call: OK, NotFound (a Get of a missing key), NotSupported, or an
+// error with the engine's message.
+class EngineStatus {
+ public:
+  enum class Code { kOk, kNotFound, kNotSupported, kError };
+
+  EngineStatus() = default;
+  static EngineStatus OK() { return EngineStatus(); }
+  static EngineStatus NotFound() { return EngineStatus(Code::kNotFound, "not found"); }
+  static EngineStatus NotSupported(std::string msg) {
+    return EngineStatus(Code::kNotSupported, std::move(msg));
+  }
+  static EngineStatus Error(std::string msg) { return EngineStatus(Code::kError, std::move(msg)); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  bool IsNotSupported() const { return code_ == Code::kNotSupported; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  EngineStatus(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+// One line of an engine's effective configuration: the shared option name, the value the
+// engine got (possibly "8 (fixed)"), and a note when it differs from what was asked.
+struct OptionRow {
+  std::string name;
+  std::string value;
+  std::string note;
+};
+
+// A group of updates applied atomically by KVEngine::Write. Only the engine that made it may
+// apply it.
+class KVWriteBatch {
+ public:
+  virtual ~KVWriteBatch() = default;
+  virtual void Put(std::string_view key, std::string_view value) = 0;
+  virtual void Delete(std::string_view key) = 0;
+  virtual void Clear() = 0;
+};
+
+// An ordered cursor over the engine's keys, initially not Valid().
+class KVIterator {
+ public:
+  virtual ~KVIterator() = default;
+  virtual bool Valid() const = 0;
+  virtual void SeekToFirst() = 0;
+  virtual void SeekToLast() = 0;
+  // First key >= target.
+  virtual void Seek(std::string_view target) = 0;
+  // REQUIRES: Valid().
+  virtual void Next() = 0;
+  virtual void Prev() = 0;
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+  virtual EngineStatus status() const = 0;
+};
+
+// A store under test. Data calls are thread-safe once Open succeeded; Configure, Open, Close and
+// Destroy are called from one thread while no data call is running. Destroy every iterator
+// before Close.
+class KVEngine {
+ public:
+  virtual ~KVEngine() = default;
+
+  // "sluice", "rocksdb" or "leveldb": also the name of the engine's directory under --db.
+  virtual std::string_view name() const = 0;
+  // Library name and version, e.g. "RocksDB 7.8.3".
+  virtual std::string version() const = 0;
+  // The property GetStats reads ("rocksdb.stats", ...).
+  virtual std::string_view stats_property() const = 0;
+
+  // Translates the options; fails (naming the option) when the engine cannot honour one in a
+  // way that would make the comparison meaningless, e.g. a codec it lacks.
+  virtual EngineStatus Configure(const EngineOptions& options) = 0;
+  // The configuration as the engine will see it. REQUIRES: Configure succeeded.
+  virtual std::vector<OptionRow> DescribeOptions() const = 0;
+
+  virtual EngineStatus Open(const std::string& path) = 0;
+  virtual EngineStatus Close() = 0;
+  // Removes the database at path. REQUIRES: closed.
+  virtual EngineStatus Destroy(const std::string& path) = 0;
+
+  virtual EngineStatus Put(std::string_view key, std::string_view value,
+                           const WriteMode& mode) = 0;
+  virtual EngineStatus Delete(std::string_view key, const WriteMode& mode) = 0;
+  virtual std::unique_ptr<KVWriteBatch> NewWriteBatch() = 0;
+  virtual EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) = 0;
+  // NotFound if key has no value.
+  virtual EngineStatus Get(std::string_view key, std::string* value) = 0;
+  virtual std::unique_ptr<KVIterator> NewIterator() = 0;
+
+  // Writes the memory component to disk and waits; NotSupported where the engine has no such
+  // call.
+  virtual EngineStatus Flush() = 0;
+  // Compacts the whole key range.
+  virtual EngineStatus CompactAll() = 0;
+  // The text of stats_property().
+  virtual EngineStatus GetStats(std::string* stats) = 0;
+};
+
+}  // namespace sluice_bench
+
+#endif  // SLUICE_BENCH_KV_ENGINE_H_

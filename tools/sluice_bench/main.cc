@@ -1,0 +1,154 @@
+// sluice_bench/main.cc — entry point: parse flags, configure every engine, print the shared
+// configuration, run the benchmarks engine after engine, then the summary and the JSON file.
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sluice_bench/bench_flags.h"
+#include "sluice_bench/benchmark_runner.h"
+#include "sluice_bench/engine_registry.h"
+#include "sluice_bench/engine_tables.h"
+#include "sluice_bench/kv_engine.h"
+#include "sluice_bench/results_json.h"
+
+namespace sluice_bench {
+namespace {
+
+// Exit code for a configuration the engines cannot run (bad flags exit with CLI11's codes).
+constexpr int kExitConfiguration = 2;
+constexpr int kExitEngineError = 1;
+
+void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngine>>& engines) {
+  std::string names;
+  for (const auto& e : engines) names += (names.empty() ? "" : ", ") + e->version();
+  const double entries = static_cast<double>(f.num);
+  const double compressed_value = f.value_size * f.compression_ratio;
+  fmt::print("Engines:    {}\n", names);
+  fmt::print("Date:       {}\n", UtcTimestamp());
+  fmt::print("CPUs:       {}\n", std::thread::hardware_concurrency());
+  fmt::print("Keys:       {} bytes each\n", f.key_size);
+  if (f.engine.compression == CompressionKind::kNone) {
+    fmt::print("Values:     {} bytes each (stored uncompressed)\n", f.value_size);
+  } else {
+    fmt::print("Values:     {} bytes each ({} bytes after {} compression)\n", f.value_size,
+               static_cast<int64_t>(compressed_value), CompressionName(f.engine.compression));
+  }
+  fmt::print("Entries:    {}\n", f.num);
+  fmt::print("Reads:      {} per thread\n", f.EffectiveReads());
+  fmt::print("Threads:    {}\n", f.threads);
+  fmt::print("Batch size: {}\n", f.batch_size);
+  if (f.duration > 0) fmt::print("Duration:   {} s per benchmark\n", f.duration);
+  fmt::print("Raw size:   {:.1f} MB (estimate)\n",
+             (f.key_size + f.value_size) * entries / 1048576.0);
+  const double stored_value =
+      f.engine.compression == CompressionKind::kNone ? f.value_size : compressed_value;
+  fmt::print("File size:  {:.1f} MB (estimate)\n",
+             (f.key_size + stored_value) * entries / 1048576.0);
+  fmt::print("Latencies:  {}\n", f.histogram ? "histogram on" : "histogram off");
+}
+
+int Main(int argc, char** argv) {
+  BenchFlags flags = DefaultBenchFlags();
+  const ParseOutcome parsed = ParseBenchFlags(argc, argv, &flags, std::cout, std::cerr);
+  if (!parsed.proceed) return parsed.exit_code;
+  flags.engine.create_if_missing = !flags.use_existing_db;
+
+  std::vector<std::unique_ptr<KVEngine>> engines;
+  for (const std::string& name : flags.engines) {
+    std::unique_ptr<KVEngine> engine = CreateEngine(name);
+    if (engine == nullptr) {
+      fmt::print(stderr,
+                 "--engine: {}: this sluice_bench was built without that engine "
+                 "(SLUICE_BENCH_WITHOUT_SLUICE=ON)\n",
+                 name);
+      return kExitConfiguration;
+    }
+    EngineStatus s = engine->Configure(flags.engine);
+    if (!s.ok()) {
+      fmt::print(stderr, "{} (engine {})\n", s.message(), name);
+      return kExitConfiguration;
+    }
+    engines.push_back(std::move(engine));
+  }
+  if (!flags.json_path.empty()) {
+    // Fail now rather than after the run.
+    std::ofstream probe(flags.json_path, std::ios::out | std::ios::trunc);
+    if (!probe) {
+      fmt::print(stderr, "--json: cannot write {}\n", flags.json_path);
+      return kExitConfiguration;
+    }
+  }
+
+  RunInfo info;
+  info.started_at = UtcTimestamp();
+  for (int i = 0; i < argc; ++i) info.command_line.emplace_back(argv[i]);
+
+  PrintWorkload(flags, engines);
+  std::vector<EngineOptionsColumn> option_columns;
+  for (const auto& engine : engines) {
+    option_columns.push_back({std::string(engine->name()), engine->DescribeOptions()});
+  }
+  fmt::print("Options (the same flags mapped onto each engine; * marks a note below):\n{}",
+             FormatOptionsTable(option_columns));
+  fmt::print("{}\n", std::string(60, '-'));
+  std::fflush(stdout);
+
+  std::vector<EngineRun> runs;
+  bool all_ok = true;
+  for (size_t i = 0; i < engines.size(); ++i) {
+    KVEngine* engine = engines[i].get();
+    EngineRun run;
+    run.engine = std::string(engine->name());
+    run.version = engine->version();
+    run.db_path = flags.db + "/" + run.engine;
+    run.options = option_columns[i].rows;
+    fmt::print("\n== engine: {} ({}) ==\n", run.engine, run.version);
+    std::fflush(stdout);
+    BenchmarkRunner runner(flags, engine, run.db_path, stdout);
+    std::string error;
+    if (!runner.Run(&run.results, &error)) {
+      run.ok = false;
+      run.error = error;
+      all_ok = false;
+      fmt::print(stderr, "sluice_bench: {}: {}\n", run.engine, error);
+    }
+    runs.push_back(std::move(run));
+  }
+
+  if (runs.size() > 1) {
+    std::vector<EngineResultsColumn> columns;
+    for (const EngineRun& run : runs) columns.push_back({run.engine, run.results});
+    fmt::print("\n== summary ==\n{}", FormatSummaryTable(columns));
+  }
+  if (!flags.json_path.empty()) {
+    std::string error;
+    if (!WriteJsonFile(flags.json_path, ResultsToJson(flags, info, runs), &error)) {
+      fmt::print(stderr, "--json: {}\n", error);
+      return kExitEngineError;
+    }
+    fmt::print("\nJSON results: {}\n", flags.json_path);
+  }
+  return all_ok ? 0 : kExitEngineError;
+}
+
+}  // namespace
+}  // namespace sluice_bench
+
+int main(int argc, char** argv) {
+  try {
+    return sluice_bench::Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sluice_bench: fatal: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "sluice_bench: fatal: unknown exception\n");
+  }
+  return 1;
+}

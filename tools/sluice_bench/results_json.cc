@@ -1,0 +1,131 @@
+// sluice_bench/results_json.cc — building and writing the JSON results (see results_json.h).
+
+#include "sluice_bench/results_json.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace sluice_bench {
+
+using json = nlohmann::ordered_json;
+
+json BenchResultToJson(const BenchResult& r) {
+  json j;
+  j["name"] = r.name;
+  if (r.skipped) {
+    j["skipped"] = true;
+    j["skip_reason"] = r.skip_reason;
+    return j;
+  }
+  j["skipped"] = false;
+  j["threads"] = r.threads;
+  j["ops"] = r.ops;
+  j["seconds"] = r.elapsed_seconds;
+  j["ops_per_sec"] = r.OpsPerSec();
+  j["micros_per_op"] = r.MicrosPerOp();
+  j["bytes"] = r.bytes;
+  j["mb_per_sec"] = r.MBPerSec();
+  if (r.has_lookups) {
+    j["lookups"] = r.lookups;
+    j["found"] = r.found;
+  }
+  if (!r.message.empty()) j["message"] = r.message;
+  if (r.has_latency) {
+    const LatencyHistogram& h = r.latency;
+    j["latency_us"] = {
+        {"count", h.count()},
+        {"average", h.Average() / 1000.0},
+        {"stddev", h.StandardDeviation() / 1000.0},
+        {"min", static_cast<double>(h.min()) / 1000.0},
+        {"median", h.Median() / 1000.0},
+        {"max", static_cast<double>(h.max()) / 1000.0},
+        {"p50", h.Percentile(50) / 1000.0},
+        {"p75", h.Percentile(75) / 1000.0},
+        {"p99", h.Percentile(99) / 1000.0},
+        {"p99_9", h.Percentile(99.9) / 1000.0},
+        {"p99_99", h.Percentile(99.99) / 1000.0},
+    };
+  }
+  return j;
+}
+
+json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
+                   const std::vector<EngineRun>& runs) {
+  json doc;
+  doc["tool"] = "sluice_bench";
+  doc["format_version"] = kResultsFormatVersion;
+  doc["started_at"] = info.started_at;
+  doc["command_line"] = info.command_line;
+  doc["machine"] = {{"hardware_threads", std::thread::hardware_concurrency()}};
+  doc["workload"] = {
+      {"benchmarks", flags.benchmarks},
+      {"num", flags.num},
+      {"reads", flags.EffectiveReads()},
+      {"threads", flags.threads},
+      {"key_size", flags.key_size},
+      {"value_size", flags.value_size},
+      {"batch_size", flags.batch_size},
+      {"compression_ratio", flags.compression_ratio},
+      {"duration", flags.duration},
+      {"seed", flags.seed},
+      {"histogram", flags.histogram},
+      {"use_existing_db", flags.use_existing_db},
+      {"sync", flags.engine.sync},
+      {"disable_wal", flags.engine.disable_wal},
+      {"db", flags.db},
+  };
+  json engines = json::array();
+  for (const EngineRun& run : runs) {
+    json e;
+    e["engine"] = run.engine;
+    e["version"] = run.version;
+    e["db_path"] = run.db_path;
+    e["ok"] = run.ok;
+    if (!run.ok) e["error"] = run.error;
+    json options = json::array();
+    for (const OptionRow& row : run.options) {
+      json o = {{"name", row.name}, {"value", row.value}};
+      if (!row.note.empty()) o["note"] = row.note;
+      options.push_back(std::move(o));
+    }
+    e["options"] = std::move(options);
+    json benchmarks = json::array();
+    for (const BenchResult& r : run.results) benchmarks.push_back(BenchResultToJson(r));
+    e["benchmarks"] = std::move(benchmarks);
+    engines.push_back(std::move(e));
+  }
+  doc["engines"] = std::move(engines);
+  return doc;
+}
+
+bool WriteJsonFile(const std::string& path, const json& doc, std::string* error) {
+  std::ofstream file(path, std::ios::out | std::ios::trunc);
+  if (!file) {
+    *error = fmt::format("cannot open {} for writing: {}", path, std::strerror(errno));
+    return false;
+  }
+  file << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  file.close();
+  if (!file) {
+    *error = fmt::format("cannot write {}", path);
+    return false;
+  }
+  return true;
+}
+
+std::string UtcTimestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace sluice_bench
