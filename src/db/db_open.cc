@@ -224,6 +224,12 @@ Status DBImpl::CheckVersionFiles() {
         return Status::Corruption(
             fmt::format("{} has {} bytes, but {} says {}", fname, size, manifest, f->file_size));
       }
+      if (options_.paranoid_checks) {
+        // Reads the footer, index, filter and properties: a damaged or foreign file is
+        // reported now, by name, rather than at the first read that reaches it.
+        s = table_cache_->OpenFile(f->number, f->file_size);
+        if (!s.ok()) return s;
+      }
     }
   }
   const uint64_t log_number = versions_->LogNumber();

@@ -41,11 +41,12 @@ class Repairer {
   }
 
   Status Run() {
+    Status s = FindFiles();  // before creating LOCK and LOG: refuse a directory of no DB
+    if (!s.ok()) return s;
     std::unique_ptr<FileLock> lock;
-    Status s = env_->LockFile(LockFileName(dbname_), &lock);
+    s = env_->LockFile(LockFileName(dbname_), &lock);
     if (!s.ok()) return s;
     s = env_->NewLogger(InfoLogFileName(dbname_), &log_);
-    if (s.ok()) s = FindFiles();
     if (s.ok()) s = ConvertLogs();
     if (s.ok()) s = ScanTables();
     if (s.ok()) s = WriteManifest();
@@ -67,7 +68,8 @@ class Repairer {
       uint64_t number;
       FileType type;
       if (!ParseFileName(name, &number, &type)) continue;
-      any = true;
+      any = any || type == FileType::kLog || type == FileType::kTable ||
+            type == FileType::kManifest || type == FileType::kCurrent;
       next_file_ = std::max(next_file_, number + 1);
       if (type == FileType::kLog) logs_.push_back(number);
       if (type == FileType::kTable) tables_.push_back(number);

@@ -65,6 +65,13 @@ Status TableCache::Get(const ReadOptions& options, uint64_t number, uint64_t fil
   return s;
 }
 
+Status TableCache::OpenFile(uint64_t number, uint64_t file_size) {
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(number, file_size, &handle);
+  if (s.ok()) cache_->Release(handle);
+  return s;
+}
+
 Status TableCache::VerifyFile(uint64_t number, uint64_t file_size) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);

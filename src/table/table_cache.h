@@ -40,7 +40,9 @@ class TableCache {
              const Slice& internal_key,
              const std::function<void(const Slice& key, const Slice& value)>& found);
 
-  // Opens the file (through the cache) and reports its properties and checksums.
+  // Opens the file's reader (footer, index, filter, properties), leaving it cached.
+  Status OpenFile(uint64_t number, uint64_t file_size);
+  // Opens the file and verifies every block's checksum and order (Table::VerifyChecksums).
   Status VerifyFile(uint64_t number, uint64_t file_size);
 
   // Closes the reader of a file about to be deleted.

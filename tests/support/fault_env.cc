@@ -16,10 +16,14 @@ class FaultFile final : public WritableFile {
     Status s = env_->MaybeFail(FaultEnv::Op::kAppend, fname_);
     if (!s.ok()) return s;
     s = target_->Append(data);
+    if (s.ok()) s = target_->Flush();  // unbuffered: see Freeze()
     if (s.ok()) size_ += data.size();
     return s;
   }
-  Status Flush() override { return target_->Flush(); }
+  Status Flush() override {
+    if (env_->frozen()) return Status::IOError(fname_, "frozen (simulated crash)");
+    return target_->Flush();
+  }
   Status Sync() override {
     Status s = env_->MaybeFail(FaultEnv::Op::kSync, fname_);
     if (!s.ok()) return s;
@@ -49,6 +53,7 @@ void FaultEnv::Disarm() {
 }
 
 Status FaultEnv::MaybeFail(Op op, const std::string& fname) {
+  if (frozen_.load()) return Status::IOError(fname, "frozen (simulated crash)");
   std::lock_guard<std::mutex> l(mu_);
   auto it = rules_.find(op);
   if (it == rules_.end() || !it->second.armed) return Status::OK();
@@ -118,11 +123,22 @@ Status FaultEnv::RenameFile(const std::string& s, const std::string& t) {
 }
 
 Status FaultEnv::RemoveFile(const std::string& f) {
+  if (frozen_.load()) return Status::IOError(f, "frozen (simulated crash)");
   {
     std::lock_guard<std::mutex> l(mu_);
     synced_.erase(f);
   }
   return target()->RemoveFile(f);
+}
+
+Status FaultEnv::TruncateFile(const std::string& f, uint64_t size) {
+  if (frozen_.load()) return Status::IOError(f, "frozen (simulated crash)");
+  return target()->TruncateFile(f, size);
+}
+
+Status FaultEnv::SyncDir(const std::string& d) {
+  if (frozen_.load()) return Status::IOError(d, "frozen (simulated crash)");
+  return target()->SyncDir(d);
 }
 
 void FaultEnv::DropUnsyncedData() {

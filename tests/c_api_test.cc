@@ -1,0 +1,37 @@
+// Tests of the C API (include/sluice/c.h): a round trip written in C, and error reporting.
+
+#include "sluice/c.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "support/test_util.h"
+
+extern "C" const char* sluice_c_api_round_trip(const char* path);
+
+namespace sluice::test {
+
+TEST(CApi, RoundTripFromC) {
+  TempDir dir;
+  const char* failure = sluice_c_api_round_trip(dir.File("db").c_str());
+  EXPECT_EQ(nullptr, failure) << failure;
+}
+
+TEST(CApi, ErrorsAreMessagesNamingThePath) {
+  TempDir dir;
+  const std::string path = dir.File("missing");
+  sluice_options_t* options = sluice_options_create();
+  char* err = nullptr;
+  EXPECT_EQ(nullptr, sluice_open(options, path.c_str(), &err));
+  ASSERT_NE(nullptr, err);
+  EXPECT_NE(nullptr, std::strstr(err, path.c_str())) << err;
+  // A second failure replaces (and frees) the first message.
+  sluice_options_set_memtable(options, "no-such-component");
+  EXPECT_EQ(nullptr, sluice_open(options, path.c_str(), &err));
+  EXPECT_NE(nullptr, std::strstr(err, "no-such-component")) << err;
+  sluice_free(err);
+  sluice_options_destroy(options);
+}
+
+}  // namespace sluice::test

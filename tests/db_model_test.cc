@@ -1,0 +1,192 @@
+// A randomized model test: thousands of random operations applied to the DB and to a std::map,
+// with reopen, flush and compaction interleaved, checked through gets, iterators moving both
+// ways from random seeks, and live snapshots (each with a frozen copy of the model). Runs over
+// every memory component and several seeds.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "memory/memory_component.h"
+#include "support/db_test_util.h"
+#include "util/random.h"
+
+namespace sluice::test {
+
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+struct Params {
+  std::string memtable;
+  uint64_t seed;
+};
+
+void PrintTo(const Params& p, std::ostream* os) { *os << p.memtable << " seed " << p.seed; }
+
+class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
+ public:
+  DBModelTest() : DBTestBase(GetParam().memtable), rnd_(GetParam().seed) {}
+
+ protected:
+  std::string RandomKey() {
+    // Mostly a small key space (many overwrites), sometimes a wider one.
+    const int k = rnd_.OneIn(10) ? static_cast<int>(rnd_.Uniform(5000))
+                                 : static_cast<int>(rnd_.Uniform(300));
+    return Key(k);
+  }
+  std::string RandomValue() {
+    const size_t len = rnd_.OneIn(20) ? 1000 + rnd_.Uniform(4000) : rnd_.Uniform(120);
+    return Value(static_cast<int>(rnd_.Uniform(1 << 20)), len);
+  }
+
+  // Walks an iterator and a model cursor together from a random starting operation.
+  void CheckIterator(const Model& model, const Snapshot* snap) {
+    ReadOptions ro;
+    ro.snapshot = snap;
+    std::unique_ptr<Iterator> it = db()->NewIterator(ro);
+    // The model position: model.end() means invalid.
+    auto pos = model.end();
+    const std::string target = RandomKey();
+    switch (rnd_.Uniform(4)) {
+      case 0:
+        it->SeekToFirst();
+        pos = model.begin();
+        break;
+      case 1:
+        it->SeekToLast();
+        pos = model.empty() ? model.end() : std::prev(model.end());
+        break;
+      case 2:
+        it->Seek(target);
+        pos = model.lower_bound(target);
+        break;
+      default: {
+        it->SeekForPrev(target);
+        auto ub = model.upper_bound(target);
+        pos = ub == model.begin() ? model.end() : std::prev(ub);
+        break;
+      }
+    }
+    for (int step = 0; step < 20; step++) {
+      ASSERT_EQ(pos != model.end(), it->Valid()) << "step " << step;
+      if (!it->Valid()) break;
+      ASSERT_EQ(pos->first, it->key().ToString());
+      ASSERT_EQ(pos->second, it->value().ToString());
+      if (rnd_.OneIn(3)) {
+        it->Prev();
+        pos = pos == model.begin() ? model.end() : std::prev(pos);
+      } else {
+        it->Next();
+        ++pos;
+      }
+    }
+    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  }
+
+  Random rnd_;
+};
+
+}  // namespace
+
+TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
+  Options o = DefaultOptions();
+  o.write_buffer_size = 32 << 10;
+  o.level0_file_num_compaction_trigger = 2;
+  o.target_file_size_base = 32 << 10;
+  o.max_bytes_for_level_base = 128 << 10;
+  Open(o);
+  Model model;
+  std::vector<std::pair<const Snapshot*, Model>> snapshots;
+  constexpr int kOps = 15000;
+  for (int op = 0; op < kOps; op++) {
+    const uint64_t r = rnd_.Uniform(1000);
+    if (r < 380) {
+      const std::string k = RandomKey(), v = RandomValue();
+      ASSERT_TRUE(Put(k, v).ok());
+      model[k] = v;
+    } else if (r < 530) {
+      const std::string k = RandomKey();
+      ASSERT_TRUE(Delete(k).ok());
+      model.erase(k);
+    } else if (r < 630) {
+      WriteBatch batch;
+      Model after = model;
+      const int n = 1 + static_cast<int>(rnd_.Uniform(8));
+      for (int i = 0; i < n; i++) {
+        const std::string k = RandomKey();
+        if (rnd_.OneIn(3)) {
+          batch.Delete(k);
+          after.erase(k);
+        } else {
+          const std::string v = RandomValue();
+          batch.Put(k, v);
+          after[k] = v;
+        }
+      }
+      ASSERT_TRUE(db()->Write(WriteOptions(), &batch).ok());
+      model = std::move(after);
+    } else if (r < 800) {
+      const std::string k = RandomKey();
+      auto it = model.find(k);
+      ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second, Get(k)) << "op " << op;
+      if (!snapshots.empty()) {
+        const auto& [snap, frozen] = snapshots[rnd_.Uniform(snapshots.size())];
+        auto fit = frozen.find(k);
+        ASSERT_EQ(fit == frozen.end() ? "NOT_FOUND" : fit->second, Get(k, snap)) << "op " << op;
+      }
+    } else if (r < 900) {
+      if (!snapshots.empty() && rnd_.OneIn(2)) {
+        const auto& [snap, frozen] = snapshots[rnd_.Uniform(snapshots.size())];
+        CheckIterator(frozen, snap);
+      } else {
+        CheckIterator(model, nullptr);
+      }
+      if (HasFatalFailure()) return;
+    } else if (r < 940) {
+      if (snapshots.size() < 5) snapshots.emplace_back(db()->GetSnapshot(), model);
+    } else if (r < 970) {
+      if (!snapshots.empty()) {
+        const size_t i = rnd_.Uniform(snapshots.size());
+        db()->ReleaseSnapshot(snapshots[i].first);
+        snapshots.erase(snapshots.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    } else if (r < 985) {
+      ASSERT_TRUE(db()->Flush().ok());
+    } else if (r < 993) {
+      std::string a = RandomKey(), b = RandomKey();
+      if (b < a) std::swap(a, b);
+      Slice sa(a), sb(b);
+      ASSERT_TRUE(db()->CompactRange(rnd_.OneIn(4) ? nullptr : &sa, &sb).ok());
+    } else {
+      for (auto& [snap, frozen] : snapshots) db()->ReleaseSnapshot(snap);
+      snapshots.clear();
+      Reopen();
+    }
+  }
+  ASSERT_EQ(model, ContentsMap());
+  for (auto& [snap, frozen] : snapshots) {
+    ASSERT_EQ(frozen, ContentsMap(snap));
+    db()->ReleaseSnapshot(snap);
+  }
+  Reopen();
+  ASSERT_EQ(model, ContentsMap());
+}
+
+std::vector<Params> AllParams() {
+  std::vector<Params> params;
+  for (const std::string& m : MemoryComponentNames()) {
+    for (uint64_t seed : {1, 2, 3, 4}) params.push_back({m, seed});
+  }
+  return params;
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, DBModelTest, ::testing::ValuesIn(AllParams()),
+                         [](const auto& info) {
+                           std::string n = info.param.memtable;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n + "_seed" + std::to_string(info.param.seed);
+                         });
+
+}  // namespace sluice::test
