@@ -91,7 +91,10 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them.
   epoch::Synchronize();
-  Status log_status = imm->log->Close();
+  // Sync before closing: a later sync=true write promises that every earlier write is durable,
+  // and until the SST is installed this WAL is where the component's writes live.
+  Status log_status = imm->log->Sync();
+  if (log_status.ok()) log_status = imm->log->Close();
   if (!log_status.ok()) {
     Log(info_log_.get(), "closing WAL {} failed (its data is being flushed): {}",
         imm->log->file_name(), log_status.ToString());

@@ -6,7 +6,9 @@
 //   2. claims an Active slot; enters an epoch section; loads the current memory component;
 //   3. reserves its WAL record and takes its sequence number in the same critical section of
 //      the component's log (a sealed log means a switch is under way: retry on the new one);
-//   4. hands the record to the OS, and syncs it if asked (group commit, see wal/log_writer.h);
+//   4. hands the record to the OS, and syncs it if asked (group commit, see wal/log_writer.h),
+//      together with the WAL files of older components not flushed yet, so a synced write
+//      implies every earlier write is durable too;
 //   5. adds its updates to the component (all with the one sequence number);
 //   6. leaves Active (the batch becomes visible) and the epoch section.
 // The flush of a switched component starts only after an epoch grace period, so every writer
@@ -140,7 +142,18 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
     if (options.disable_wal) {
       mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
     } else {
-      s = mem->log->Commit(reservation, WriteBatchInternal::Contents(batch), options.sync);
+      // A synced write makes every earlier write durable, including those in the WAL files of
+      // components switched out but not flushed yet (usually synced already: no I/O then).
+      // They are synced first, so no power loss keeps this record but loses an older one.
+      Status older;
+      for (size_t i = sv->imms.size(); older.ok() && options.sync && i-- > 0;) {
+        older = sv->imms[i]->log->Sync();
+      }
+      // Commit even if that failed: a reserved range must be filled, or every later writer of
+      // this log would wait for it forever.
+      s = mem->log->Commit(reservation, WriteBatchInternal::Contents(batch),
+                           options.sync && older.ok());
+      if (s.ok()) s = older;
       if (!s.ok()) {
         oracle_.Release(slot, multi);
         epoch::Exit();

@@ -96,6 +96,7 @@ Status Writer::Sync() {
   while (io_busy_) cv_.wait(l);
   if (!error_.ok()) return error_;
   if (synced_ >= written_) return Status::OK();
+  if (closed_) return Status::IOError(fname_, "log closed with unsynced data");
   io_busy_ = true;
   const uint64_t target = written_;
   l.unlock();
