@@ -11,6 +11,8 @@
 #define SLUICE_DB_DBFORMAT_H_
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 
 #include "sluice/slice.h"
@@ -132,18 +134,32 @@ class InternalKey {
   std::string rep_;
 };
 
-// The internal key to seek for "newest version of user_key visible at sequence s".
+// The internal key to seek for "newest version of user_key visible at sequence s". Short keys
+// live in an inline buffer, so a point lookup does not allocate.
 class LookupKey {
  public:
   LookupKey(const Slice& user_key, SequenceNumber s) {
-    AppendInternalKey(&rep_, ParsedInternalKey(user_key, s, kValueTypeForSeek));
+    const size_t n = user_key.size() + 8;
+    char* dst = space_;
+    if (n > sizeof(space_)) {
+      heap_ = std::make_unique<char[]>(n);
+      dst = heap_.get();
+    }
+    std::memcpy(dst, user_key.data(), user_key.size());
+    EncodeFixed64(dst + user_key.size(), PackSequenceAndType(s, kValueTypeForSeek));
+    key_ = Slice(dst, n);
   }
-  Slice internal_key() const { return rep_; }
-  Slice user_key() const { return ExtractUserKey(rep_); }
-  SequenceNumber sequence() const { return ExtractSequence(rep_); }
+  LookupKey(const LookupKey&) = delete;
+  LookupKey& operator=(const LookupKey&) = delete;
+
+  Slice internal_key() const { return key_; }
+  Slice user_key() const { return ExtractUserKey(key_); }
+  SequenceNumber sequence() const { return ExtractSequence(key_); }
 
  private:
-  std::string rep_;
+  char space_[128];
+  std::unique_ptr<char[]> heap_;
+  Slice key_;
 };
 
 }  // namespace sluice

@@ -17,8 +17,10 @@ struct Update {
   Slice value;
 };
 
-// Parses every record; Corruption if the encoding or the count is wrong.
-Status ParseRecords(const std::string& rep, std::vector<Update>* updates) {
+// Calls fn(update) for every record in order; Corruption if the encoding or the count is
+// wrong. Allocates nothing.
+template <typename Fn>
+Status ForEachUpdate(const std::string& rep, Fn&& fn) {
   if (rep.size() < WriteBatchInternal::kHeader) {
     return Status::Corruption("write batch too small");
   }
@@ -46,11 +48,17 @@ Status ParseRecords(const std::string& rep, std::vector<Update>* updates) {
       default:
         return Status::Corruption("unknown write batch record tag");
     }
-    if (updates != nullptr) updates->push_back(u);
+    fn(u);
     found++;
   }
   if (found != expected) return Status::Corruption("write batch count does not match records");
   return Status::OK();
+}
+
+Status ParseRecords(const std::string& rep, std::vector<Update>* updates) {
+  return ForEachUpdate(rep, [&](const Update& u) {
+    if (updates != nullptr) updates->push_back(u);
+  });
 }
 
 }  // namespace
@@ -115,10 +123,14 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
+  const SequenceNumber seq = Sequence(b);
+  if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
+    return ForEachUpdate(b->rep_,
+                         [&](const Update& u) { mem->Add(seq, u.type, u.key, u.value); });
+  }
   std::vector<Update> updates;
   Status s = ParseRecords(b->rep_, &updates);
   if (!s.ok()) return s;
-  const SequenceNumber seq = Sequence(b);
   if (updates.size() > 1) {
     // Keep the last update of each key: stable sort by key, then take the last of each run.
     std::stable_sort(updates.begin(), updates.end(),
@@ -137,12 +149,10 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
 void WriteBatchInternal::MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value) {
   *max_key = 0;
   *max_value = 0;
-  std::vector<Update> updates;
-  if (!ParseRecords(b->rep_, &updates).ok()) return;
-  for (const Update& u : updates) {
+  ForEachUpdate(b->rep_, [&](const Update& u) {
     *max_key = std::max(*max_key, u.key.size());
     *max_value = std::max(*max_value, u.value.size());
-  }
+  });
 }
 
 }  // namespace sluice

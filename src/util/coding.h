@@ -56,7 +56,18 @@ char* EncodeVarint32(char* dst, uint32_t v);
 char* EncodeVarint64(char* dst, uint64_t v);
 
 // Parses a varint from [p, limit); returns the byte after it, or nullptr if malformed.
-const char* GetVarint32Ptr(const char* p, const char* limit, uint32_t* value);
+const char* GetVarint32PtrFallback(const char* p, const char* limit, uint32_t* value);
+inline const char* GetVarint32Ptr(const char* p, const char* limit, uint32_t* value) {
+  // Fast path, inline: lengths below 128 are one byte (most keys of a memory component).
+  if (p < limit) {
+    const uint32_t byte = static_cast<unsigned char>(*p);
+    if ((byte & 0x80) == 0) {
+      *value = byte;
+      return p + 1;
+    }
+  }
+  return GetVarint32PtrFallback(p, limit, value);
+}
 const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value);
 
 }  // namespace sluice

@@ -31,17 +31,41 @@ Status Writer::Reserve(size_t payload_size, const std::function<void()>& on_rese
   return Status::OK();
 }
 
+namespace {
+
+// Removes and returns the range starting at `start`, if registered.
+template <typename Vec>
+bool TakeRange(Vec* v, uint64_t start, uint64_t* end, const std::string** bytes) {
+  for (size_t i = 0; i < v->size(); i++) {
+    if ((*v)[i].start == start) {
+      *end = (*v)[i].filled.end;
+      *bytes = (*v)[i].filled.bytes;
+      (*v)[i] = v->back();
+      v->pop_back();
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
-  std::string bytes;
-  bytes.reserve(r.end - r.start);
+  // Reused across this thread's commits (a thread has one commit in flight at a time); the
+  // buffer must stay alive until the range is written, which Commit waits for.
+  thread_local std::string bytes;
+  bytes.clear();
   EncodePhysical(r.start, payload, &bytes);
+  if (bytes.capacity() > (4u << 20) && bytes.size() < (64u << 10)) bytes.shrink_to_fit();
 
   std::unique_lock<std::mutex> l(mu_);
-  filled_.emplace(r.start, Filled{r.end, &bytes});
+  filled_.push_back(FilledRange{r.start, Filled{r.end, &bytes}});
   if (sync && r.end > sync_wanted_) sync_wanted_ = r.end;
   for (;;) {
     if (!error_.ok()) {
-      filled_.erase(r.start);  // no-op if an I/O round already took it
+      uint64_t end;
+      const std::string* unused;
+      TakeRange(&filled_, r.start, &end, &unused);  // no-op if an I/O round already took it
       return error_;
     }
     if (written_ >= r.end && (!sync || synced_ >= r.end)) return Status::OK();
@@ -50,13 +74,17 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
       continue;
     }
     // Take the I/O role: collect every contiguous filled range starting at written_.
-    std::vector<const std::string*> chunks;
+    chunks_.clear();
     uint64_t end = written_;
-    for (auto it = filled_.find(end); it != filled_.end(); it = filled_.find(end)) {
-      chunks.push_back(it->second.bytes);
-      end = it->second.end;
-      filled_.erase(it);
+    for (;;) {
+      uint64_t next_end;
+      const std::string* chunk;
+      if (!TakeRange(&filled_, end, &next_end, &chunk)) break;
+      chunks_.push_back(chunk);
+      end = next_end;
     }
+    std::vector<const std::string*> chunks;
+    chunks.swap(chunks_);  // ours while we do the I/O outside the lock
     const bool do_sync = sync_wanted_ > synced_ && end > synced_;
     if (chunks.empty() && !do_sync) {
       cv_.wait(l);  // our predecessors have not filled yet; their Commit will wake us
@@ -73,6 +101,8 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     if (s.ok() && do_sync) s = file_->Sync();
     l.lock();
     io_busy_ = false;
+    chunks.clear();
+    chunks_.swap(chunks);  // give the capacity back for the next round
     if (s.ok()) {
       written_ = end;
       if (do_sync) synced_ = end;

@@ -25,7 +25,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <vector>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -96,7 +96,14 @@ class Writer {
   bool sealed_ = false;         // guarded by mu_
   bool closed_ = false;         // guarded by mu_
   Status error_;                // guarded by mu_
-  std::map<uint64_t, Filled> filled_;  // guarded by mu_: committed, not yet written, by start
+  // Guarded by mu_: committed, not yet written. Few entries (at most one per writer in
+  // flight), so a vector searched linearly beats a map and does not allocate per record.
+  struct FilledRange {
+    uint64_t start;
+    Filled filled;
+  };
+  std::vector<FilledRange> filled_;
+  std::vector<const std::string*> chunks_;  // guarded by mu_: spare capacity for I/O rounds
 };
 
 }  // namespace sluice::log

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs a sluice_bench command several times and records the results:
+#
+#   bench/run.sh NAME REPEATS -- <sluice_bench flags...>
+#
+# writes bench/results/NAME/run-<i>.json (one per repetition, with the full command line and
+# options inside), bench/results/NAME/run-<i>.txt (the printed output) and
+# bench/results/NAME/summary.md (medians and ratios, see summarize.py).
+set -euo pipefail
+name=$1
+repeats=$2
+shift 2
+[ "${1:-}" = "--" ] && shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/release/tools/sluice_bench"
+out="$root/bench/results/$name"
+mkdir -p "$out"
+for i in $(seq 1 "$repeats"); do
+  db=$(mktemp -d /tmp/sluice_bench.XXXXXX)
+  "$bin" "$@" --db="$db" --json="$out/run-$i.json" | tee "$out/run-$i.txt"
+  rm -rf "$db"
+done
+python3 "$root/bench/summarize.py" "$out"/run-*.json | tee "$out/summary.md"

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Summarises repeated sluice_bench runs: the median ops/sec of every (engine, benchmark) over
+the JSON files given, and the ratio of sluice to each other engine, as a Markdown table.
+
+    python3 bench/summarize.py bench/results/<name>/run-*.json > bench/results/<name>/summary.md
+
+Medians, not means: the machine is shared and noisy, and one disturbed run should not move the
+figure. The spread (min..max) is shown next to each median.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main(paths):
+    runs = [json.load(open(p)) for p in paths]
+    if not runs:
+        sys.exit("no JSON files given")
+    ops = defaultdict(list)  # (engine, benchmark) -> [ops/sec per run]
+    engines, benchmarks = [], []
+    for run in runs:
+        for engine in run["engines"]:
+            name = engine["engine"]
+            if name not in engines:
+                engines.append(name)
+            for b in engine.get("benchmarks", []):
+                if b.get("skipped"):
+                    continue
+                if b["name"] not in benchmarks:
+                    benchmarks.append(b["name"])
+                ops[(name, b["name"])].append(b["ops_per_sec"])
+
+    w = runs[0]["workload"]
+    print(f"{len(runs)} runs; num={w['num']} threads={w['threads']} key_size={w['key_size']} "
+          f"value_size={w['value_size']} sync={w['sync']} disable_wal={w['disable_wal']}")
+    print(f"command: `{' '.join(runs[0]['command_line'])}`\n")
+    header = "| benchmark | " + " | ".join(f"{e} ops/s (min..max)" for e in engines)
+    others = [e for e in engines if e != "sluice"]
+    if "sluice" in engines:
+        header += " | " + " | ".join(f"sluice / {e}" for e in others)
+    print(header + " |")
+    print("|" + "---|" * (1 + len(engines) + (len(others) if "sluice" in engines else 0)))
+    for b in benchmarks:
+        row = [b]
+        med = {}
+        for e in engines:
+            v = ops.get((e, b))
+            if not v:
+                row.append("-")
+                continue
+            med[e] = statistics.median(v)
+            row.append(f"{med[e]:,.0f} ({min(v):,.0f}..{max(v):,.0f})")
+        if "sluice" in engines:
+            for e in others:
+                row.append(f"{med['sluice'] / med[e]:.2f}x" if "sluice" in med and e in med else "-")
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
