@@ -161,16 +161,9 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
   Compaction* raw = c.get();
   VersionPruner pruner(snapshots_.Sequences(),
                        [raw](const Slice& user_key) { return raw->IsBaseLevelForKey(user_key); });
-  MergeJobOptions job;
-  job.dbname = dbname_;
-  job.env = env_;
-  job.table_options = table_cache_->table_options();
-  job.table_cache = table_cache_.get();
-  job.paranoid_checks = options_.paranoid_checks;
+  MergeJobOptions job = NewMergeJobOptions();
   job.max_file_size = c->max_output_file_size();
-  job.new_file_number = [this] { return versions_->NewFileNumber(); };
   job.should_stop_before = [raw](const Slice& key) { return raw->ShouldStopBefore(key); };
-  job.cancel = &shutting_down_;
   MergeJobResult result;
   Status s = RunMergeJob(job, merged.get(), &pruner, &result);
   merged.reset();

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "db/db_stats.h"
+#include "db/merge_job.h"
 #include "db/memtable.h"
 #include "db/snapshot_list.h"
 #include "db/timestamp_oracle.h"
@@ -71,6 +72,8 @@ class DBImpl final : public DB {
   Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
   Status CheckVersionFiles();
   Status NewMemTable(std::shared_ptr<MemTable>* result);
+  // The options every flush and compaction of this DB writes SST files with.
+  MergeJobOptions NewMergeJobOptions();
   void RemoveObsoleteFilesOnOpen();
 
   // --- db_write.cc ---

@@ -381,13 +381,7 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
 Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes) {
   const uint64_t start = env_->NowMicros();
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
-  MergeJobOptions job;
-  job.dbname = dbname_;
-  job.env = env_;
-  job.table_options = table_cache_->table_options();
-  job.table_cache = table_cache_.get();
-  job.paranoid_checks = options_.paranoid_checks;
-  job.new_file_number = [this] { return versions_->NewFileNumber(); };
+  MergeJobOptions job = NewMergeJobOptions();
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
   MergeJobResult result;
   Status s = RunMergeJob(job, iter.get(), &pruner, &result);
@@ -401,6 +395,18 @@ Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_
       result.entries_written, result.entries_dropped, result.outputs.size(),
       HumanBytes(result.bytes_written));
   return Status::OK();
+}
+
+MergeJobOptions DBImpl::NewMergeJobOptions() {
+  MergeJobOptions job;
+  job.dbname = dbname_;
+  job.env = env_;
+  job.table_options = table_cache_->table_options();
+  job.table_cache = table_cache_.get();
+  job.paranoid_checks = options_.paranoid_checks;
+  job.new_file_number = [this] { return versions_->NewFileNumber(); };
+  job.cancel = &shutting_down_;
+  return job;
 }
 
 Status DBImpl::NewMemTable(std::shared_ptr<MemTable>* result) {

@@ -22,7 +22,7 @@
 #include "util/logging.h"
 #include "version/version_edit.h"
 #include "wal/log_reader.h"
-#include "wal/log_writer.h"
+#include "version/version_set.h"
 
 namespace sluice {
 
@@ -239,22 +239,8 @@ class Repairer {
     edit.SetLastSequence(max_sequence_);
     for (const FileMetaData& f : kept_) edit.AddFile(0, f);
     edit.SetNextFile(next_file_);
-    const std::string fname = ManifestFileName(dbname_, manifest_number);
-    std::unique_ptr<WritableFile> file;
-    Status s = env_->NewWritableFile(fname, &file);
+    Status s = WriteSingleEditManifest(env_, dbname_, manifest_number, edit);
     if (!s.ok()) return s;
-    {
-      log::Writer writer(std::move(file), fname);
-      std::string record;
-      edit.EncodeTo(&record);
-      s = writer.AddRecord(record, /*sync=*/true);
-      if (s.ok()) s = writer.Close();
-    }
-    if (s.ok()) s = SetCurrentFile(env_, dbname_, manifest_number);
-    if (!s.ok()) {
-      env_->RemoveFile(fname);
-      return s;
-    }
     for (const std::string& old : manifests_) env_->RemoveFile(dbname_ + "/" + old);
     return Status::OK();
   }

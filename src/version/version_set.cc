@@ -53,15 +53,11 @@ void VersionSet::MarkFileNumberUsed(uint64_t number) {
   }
 }
 
-Status VersionSet::CreateNew() {
-  VersionEdit edit;
-  edit.SetComparatorName(DefaultInternalKeyComparator()->user_comparator()->Name());
-  edit.SetLogNumber(0);
-  edit.SetNextFile(2);
-  edit.SetLastSequence(0);
-  const std::string manifest = ManifestFileName(dbname_, 1);
+Status WriteSingleEditManifest(Env* env, const std::string& dbname, uint64_t number,
+                               const VersionEdit& edit) {
+  const std::string manifest = ManifestFileName(dbname, number);
   std::unique_ptr<WritableFile> file;
-  Status s = env_->NewWritableFile(manifest, &file);
+  Status s = env->NewWritableFile(manifest, &file);
   if (!s.ok()) return s;
   {
     log::Writer writer(std::move(file), manifest);
@@ -70,9 +66,18 @@ Status VersionSet::CreateNew() {
     s = writer.AddRecord(record, /*sync=*/true);
     if (s.ok()) s = writer.Close();
   }
-  if (s.ok()) s = SetCurrentFile(env_, dbname_, 1);
-  if (!s.ok()) env_->RemoveFile(manifest);
+  if (s.ok()) s = SetCurrentFile(env, dbname, number);
+  if (!s.ok()) env->RemoveFile(manifest);
   return s;
+}
+
+Status VersionSet::CreateNew() {
+  VersionEdit edit;
+  edit.SetComparatorName(DefaultInternalKeyComparator()->user_comparator()->Name());
+  edit.SetLogNumber(0);
+  edit.SetNextFile(2);
+  edit.SetLastSequence(0);
+  return WriteSingleEditManifest(env_, dbname_, 1, edit);
 }
 
 Status VersionSet::Recover(std::string* report) {

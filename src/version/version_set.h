@@ -32,6 +32,11 @@
 
 namespace sluice {
 
+// Writes MANIFEST-<number> holding one edit, synced, and points CURRENT at it. On failure the
+// new MANIFEST is removed and CURRENT is unchanged.
+Status WriteSingleEditManifest(Env* env, const std::string& dbname, uint64_t number,
+                               const VersionEdit& edit);
+
 class VersionSet {
  public:
   VersionSet(std::string dbname, const Options& options, std::shared_ptr<FileRegistry> registry);
