@@ -2,6 +2,11 @@
 // key formatting, the compressible value generator, flag parsing, report formatting, the JSON
 // document and the benchmark runner (driven through an in-memory test engine).
 
+#include <gtest/gtest.h>
+#include <lz4.h>
+#include <snappy.h>
+#include <zstd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,11 +21,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <lz4.h>
-#include <snappy.h>
-#include <zstd.h>
 
 #include "sluice/options.h"
 #include "sluice_bench/bench_flags.h"
@@ -64,8 +64,8 @@ TEST(BenchHistogramTest, EmptyHistogramReportsZeros) {
 
 TEST(BenchHistogramTest, BucketsCoverEveryValueWithBoundedWidth) {
   std::mt19937_64 rng(7);
-  std::vector<uint64_t> values = {0, 1, 127, 128, 129, 255, 256, 1000, 65535, 65536,
-                                  UINT64_MAX - 1, UINT64_MAX};
+  std::vector<uint64_t> values = {
+      0, 1, 127, 128, 129, 255, 256, 1000, 65535, 65536, UINT64_MAX - 1, UINT64_MAX};
   for (int i = 0; i < 20000; ++i) values.push_back(rng() >> (rng() % 64));
   for (uint64_t v : values) {
     const size_t i = LatencyHistogram::BucketIndex(v);
@@ -146,7 +146,7 @@ TEST(BenchHistogramTest, MergeEqualsRecordingEverythingInOne) {
 TEST(BenchHistogramTest, ToStringHasDbBenchLayoutInMicroseconds) {
   LatencyHistogram h;
   for (int i = 0; i < 100; ++i) h.Record(2000);  // 2 us
-  h.Record(1'000'000);                            // 1 ms
+  h.Record(1'000'000);                           // 1 ms
   const std::string text = h.ToString();
   EXPECT_NE(text.find("Count: 101 Average: "), std::string::npos) << text;
   // The median lies in 2000's bucket, [2000, 2016) ns.
@@ -206,8 +206,8 @@ double BlockCompressionRatio(const std::string& data, const std::string& codec) 
       compressed += ZSTD_compress(out.data(), out.size(), src, len, 3);
     } else {
       std::string out(static_cast<size_t>(LZ4_compressBound(static_cast<int>(len))), '\0');
-      compressed += static_cast<size_t>(LZ4_compress_default(
-          src, out.data(), static_cast<int>(len), static_cast<int>(out.size())));
+      compressed += static_cast<size_t>(LZ4_compress_default(src, out.data(), static_cast<int>(len),
+                                                             static_cast<int>(out.size())));
     }
   }
   return static_cast<double>(compressed) / static_cast<double>(data.size());
@@ -281,11 +281,11 @@ TEST(BenchFlagsTest, DefaultsAreDbBenchWorkloadAndSluiceOptions) {
 }
 
 TEST(BenchFlagsTest, ParsesDbBenchStyleFlags) {
-  const Parsed p = Parse({"--engine=rocksdb,leveldb", "--benchmarks=fillseq,readrandom,",
-                          "--num=5000", "--reads", "100", "--threads=3", "--histogram=1",
-                          "--sync=false", "--disable_wal", "--write_buffer_size=8MB",
-                          "--cache_size=0", "--compression_type=ZSTD", "--batch_size=10",
-                          "--json=/tmp/r.json", "--memtable=skiplist", "--key_size=4"});
+  const Parsed p =
+      Parse({"--engine=rocksdb,leveldb", "--benchmarks=fillseq,readrandom,", "--num=5000",
+             "--reads", "100", "--threads=3", "--histogram=1", "--sync=false", "--disable_wal",
+             "--write_buffer_size=8MB", "--cache_size=0", "--compression_type=ZSTD",
+             "--batch_size=10", "--json=/tmp/r.json", "--memtable=skiplist", "--key_size=4"});
   ASSERT_TRUE(p.outcome.proceed) << p.err;
   EXPECT_EQ(p.flags.engines, (std::vector<std::string>{"rocksdb", "leveldb"}));
   EXPECT_EQ(p.flags.benchmarks, (std::vector<std::string>{"fillseq", "readrandom"}));
@@ -395,8 +395,8 @@ TEST(BenchReportTest, SummaryTableKeepsRepeatedBenchmarksApart) {
   second.elapsed_seconds = 1;
   skipped.name = "fillseq";
   skipped.skipped = true;
-  const std::string table = FormatSummaryTable(
-      {{"rocksdb", {first, second, skipped}}, {"leveldb", {second}}});
+  const std::string table =
+      FormatSummaryTable({{"rocksdb", {first, second, skipped}}, {"leveldb", {second}}});
   EXPECT_NE(table.find("readrandom #2"), std::string::npos) << table;
   EXPECT_NE(table.find("skipped"), std::string::npos) << table;
   EXPECT_NE(table.find("300"), std::string::npos) << table;
@@ -435,8 +435,8 @@ TEST(BenchReportTest, JsonHasEveryResultField) {
   EXPECT_DOUBLE_EQ(b["mb_per_sec"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(b["seconds"].get<double>(), 2.0);
   EXPECT_EQ(b["found"], 3);
-  for (const char* key : {"count", "average", "stddev", "min", "median", "max", "p50", "p75",
-                          "p99", "p99_9", "p99_99"}) {
+  for (const char* key : {"count", "average", "stddev", "min", "median", "max", "p50", "p75", "p99",
+                          "p99_9", "p99_99"}) {
     EXPECT_TRUE(b["latency_us"].contains(key)) << key;
   }
   EXPECT_DOUBLE_EQ(b["latency_us"]["min"].get<double>(), 1.0);
@@ -582,8 +582,8 @@ class BenchRunnerTest : public testing::Test {
 };
 
 TEST_F(BenchRunnerTest, SequentialFillThenReadsSeeEveryKey) {
-  const auto r = Run({"fillseq", "readrandom", "readmissing", "seekrandom", "readseq",
-                      "readreverse", "stats"});
+  const auto r = Run(
+      {"fillseq", "readrandom", "readmissing", "seekrandom", "readseq", "readreverse", "stats"});
   ASSERT_EQ(r.size(), 6u);  // stats prints but is not a measured benchmark
   EXPECT_EQ(engine_.size(), 1000u);
   EXPECT_EQ(r[0].name, "fillseq");

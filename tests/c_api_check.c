@@ -58,7 +58,8 @@ const char* sluice_c_api_round_trip(const char* path) {
   sluice_close(db);
   sluice_options_set_error_if_exists(options, 1);
   db = sluice_open(options, path, &err);
-  if (db != NULL || err == NULL || strstr(err, "Invalid argument") == NULL) return "error_if_exists";
+  if (db != NULL || err == NULL || strstr(err, "Invalid argument") == NULL)
+    return "error_if_exists";
   sluice_free(err);
   err = NULL;
 

@@ -1,11 +1,10 @@
 // Tests of the C API (include/sluice/c.h): a round trip written in C, and error reporting.
 
-#include "sluice/c.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 
+#include "sluice/c.h"
 #include "support/test_util.h"
 
 extern "C" const char* sluice_c_api_round_trip(const char* path);

@@ -32,8 +32,8 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
  protected:
   std::string RandomKey() {
     // Mostly a small key space (many overwrites), sometimes a wider one.
-    const int k = rnd_.OneIn(10) ? static_cast<int>(rnd_.Uniform(5000))
-                                 : static_cast<int>(rnd_.Uniform(300));
+    const int k =
+        rnd_.OneIn(10) ? static_cast<int>(rnd_.Uniform(5000)) : static_cast<int>(rnd_.Uniform(300));
     return Key(k);
   }
   std::string RandomValue() {

@@ -40,16 +40,16 @@ enum {
 /* --- database --- */
 sluice_t* sluice_open(const sluice_options_t* options, const char* name, char** errptr);
 void sluice_close(sluice_t* db);
-void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
-                size_t keylen, const char* val, size_t vallen, char** errptr);
+void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key, size_t keylen,
+                const char* val, size_t vallen, char** errptr);
 void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
                    size_t keylen, char** errptr);
 void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_writebatch_t* batch,
                   char** errptr);
 /* Returns the value (malloc()ed, *vallen set), or NULL with *errptr unchanged if the key is
  * missing, or NULL with *errptr set on error. */
-char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key,
-                 size_t keylen, size_t* vallen, char** errptr);
+char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key, size_t keylen,
+                 size_t* vallen, char** errptr);
 sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options);
 const sluice_snapshot_t* sluice_create_snapshot(sluice_t* db);
 void sluice_release_snapshot(sluice_t* db, const sluice_snapshot_t* snapshot);

@@ -115,8 +115,7 @@ class EnvWrapper : public Env {
   Status NewSequentialFile(const std::string& f, std::unique_ptr<SequentialFile>* r) override {
     return target_->NewSequentialFile(f, r);
   }
-  Status NewRandomAccessFile(const std::string& f,
-                             std::unique_ptr<RandomAccessFile>* r) override {
+  Status NewRandomAccessFile(const std::string& f, std::unique_ptr<RandomAccessFile>* r) override {
     return target_->NewRandomAccessFile(f, r);
   }
   Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r) override {

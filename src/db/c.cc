@@ -79,8 +79,8 @@ sluice_t* sluice_open(const sluice_options_t* options, const char* name, char** 
 
 void sluice_close(sluice_t* db) { delete db; }
 
-void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
-                size_t keylen, const char* val, size_t vallen, char** errptr) {
+void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* key, size_t keylen,
+                const char* val, size_t vallen, char** errptr) {
   SaveError(errptr, db->rep->Put(options->rep, Slice(key, keylen), Slice(val, vallen)));
 }
 
@@ -94,8 +94,8 @@ void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_wri
   SaveError(errptr, db->rep->Write(options->rep, &batch->rep));
 }
 
-char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key,
-                 size_t keylen, size_t* vallen, char** errptr) {
+char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key, size_t keylen,
+                 size_t* vallen, char** errptr) {
   std::string value;
   Status s = db->rep->Get(options->rep, Slice(key, keylen), &value);
   if (s.ok()) {
@@ -226,9 +226,7 @@ void sluice_options_set_max_background_jobs(sluice_options_t* o, int v) {
 }
 void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
 void sluice_options_set_max_key_size(sluice_options_t* o, size_t v) { o->rep.max_key_size = v; }
-void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) {
-  o->rep.max_value_size = v;
-}
+void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) { o->rep.max_value_size = v; }
 
 sluice_readoptions_t* sluice_readoptions_create() { return new sluice_readoptions_t; }
 void sluice_readoptions_destroy(sluice_readoptions_t* options) { delete options; }

@@ -228,10 +228,10 @@ Status DBImpl::WaitForFlushes(const MemTable* target) {
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
     const auto& imms = CurrentSuperVersion()->imms;
-    const bool pending =
-        target == nullptr
-            ? !imms.empty()
-            : std::any_of(imms.begin(), imms.end(), [&](const auto& m) { return m.get() == target; });
+    const bool pending = target == nullptr
+                             ? !imms.empty()
+                             : std::any_of(imms.begin(), imms.end(),
+                                           [&](const auto& m) { return m.get() == target; });
     if (!pending) return Status::OK();
     if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
     bg_cv_.notify_all();

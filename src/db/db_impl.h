@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "db/db_stats.h"
-#include "db/merge_job.h"
 #include "db/memtable.h"
+#include "db/merge_job.h"
 #include "db/snapshot_list.h"
 #include "db/timestamp_oracle.h"
 #include "sluice/db.h"
@@ -123,14 +123,14 @@ class DBImpl final : public DB {
   std::atomic<SuperVersion*> super_version_{nullptr};
 
   std::mutex mutex_;
-  std::condition_variable bg_cv_;      // background work, flush and stall waiters
-  std::mutex switch_mu_;               // serialises memory component switches
+  std::condition_variable bg_cv_;  // background work, flush and stall waiters
+  std::mutex switch_mu_;           // serialises memory component switches
   std::vector<std::thread> bg_threads_;
-  bool flush_running_ = false;         // guarded by mutex_
-  int compactions_running_ = 0;        // guarded by mutex_
-  int manual_compactions_ = 0;         // guarded by mutex_
-  uint64_t flushes_completed_ = 0;     // guarded by mutex_
-  Status bg_error_;                    // guarded by mutex_
+  bool flush_running_ = false;      // guarded by mutex_
+  int compactions_running_ = 0;     // guarded by mutex_
+  int manual_compactions_ = 0;      // guarded by mutex_
+  uint64_t flushes_completed_ = 0;  // guarded by mutex_
+  Status bg_error_;                 // guarded by mutex_
   std::atomic<bool> has_bg_error_{false};
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> closed_{false};

@@ -80,10 +80,8 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
     case CompressionType::kNone:
     case CompressionType::kSnappy:
     case CompressionType::kZstd:
-    case CompressionType::kLz4:
-      break;
-    default:
-      return Status::InvalidArgument("Options::compression: unknown compression type");
+    case CompressionType::kLz4: break;
+    default: return Status::InvalidArgument("Options::compression: unknown compression type");
   }
   std::unique_ptr<MemoryComponent> probe;
   Options small = *out;
@@ -284,9 +282,9 @@ class RecoveryReporter : public log::Reader::Reporter {
     Status result;
     for (const Pending& p : pending_) {
       if (paranoid_) {
-        result = Status::Corruption(
-            p.status.message() + " (followed by valid records; open with paranoid_checks=false "
-                                 "to skip damaged records, or run RepairDB)");
+        result = Status::Corruption(p.status.message() +
+                                    " (followed by valid records; open with paranoid_checks=false "
+                                    "to skip damaged records, or run RepairDB)");
         break;
       }
       Log(log_, "WAL: skipped damaged data: {}", p.status.ToString());

@@ -186,21 +186,22 @@ std::string DBImpl::StatsString() {
                    HumanBytes(sv->mem->rep->ApproximateMemoryUsage()), sv->mem->rep->NumEntries(),
                    sv->mem->rep->Name(), sv->imms.size());
   r += fmt::format("Writes: {} batches, {} keys, {} user data, {} WAL\n",
-                   DBStats::Get(stats_.writes), DBStats::Get(stats_.keys_written),
-                   HumanBytes(user), HumanBytes(wal));
-  r += fmt::format("Flushes: {} ({}, {:.2f} s)\n", DBStats::Get(stats_.flushes),
-                   HumanBytes(flushed), static_cast<double>(DBStats::Get(stats_.flush_micros)) / 1e6);
+                   DBStats::Get(stats_.writes), DBStats::Get(stats_.keys_written), HumanBytes(user),
+                   HumanBytes(wal));
+  r +=
+      fmt::format("Flushes: {} ({}, {:.2f} s)\n", DBStats::Get(stats_.flushes), HumanBytes(flushed),
+                  static_cast<double>(DBStats::Get(stats_.flush_micros)) / 1e6);
   r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
                    user == 0 ? 0.0
                              : static_cast<double>(wal + flushed + compaction_written) /
                                    static_cast<double>(user));
-  r += fmt::format("Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s)\n",
-                   DBStats::Get(stats_.slowdown_writes),
-                   static_cast<double>(DBStats::Get(stats_.slowdown_micros)) / 1e6,
-                   DBStats::Get(stats_.stop_writes),
-                   static_cast<double>(DBStats::Get(stats_.stop_micros)) / 1e6,
-                   DBStats::Get(stats_.memtable_waits),
-                   static_cast<double>(DBStats::Get(stats_.memtable_wait_micros)) / 1e6);
+  r += fmt::format(
+      "Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s)\n",
+      DBStats::Get(stats_.slowdown_writes),
+      static_cast<double>(DBStats::Get(stats_.slowdown_micros)) / 1e6,
+      DBStats::Get(stats_.stop_writes), static_cast<double>(DBStats::Get(stats_.stop_micros)) / 1e6,
+      DBStats::Get(stats_.memtable_waits),
+      static_cast<double>(DBStats::Get(stats_.memtable_wait_micros)) / 1e6);
   r += fmt::format("Gets: {} ({} found); snapshots live: {}; last sequence: {}\n",
                    DBStats::Get(stats_.gets), DBStats::Get(stats_.get_hits), snapshots_.size(),
                    oracle_.LastSequence());

@@ -20,8 +20,8 @@ struct LevelCompactionStats {
 };
 
 struct DBStats {
-  std::atomic<uint64_t> writes{0};            // Write() calls that succeeded
-  std::atomic<uint64_t> keys_written{0};      // updates in those writes
+  std::atomic<uint64_t> writes{0};              // Write() calls that succeeded
+  std::atomic<uint64_t> keys_written{0};        // updates in those writes
   std::atomic<uint64_t> user_bytes_written{0};  // key + value bytes of those updates
   std::atomic<uint64_t> wal_bytes_written{0};
   std::atomic<uint64_t> gets{0};

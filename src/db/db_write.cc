@@ -48,8 +48,9 @@ Status DBImpl::ValidateBatch(WriteBatch* batch) const {
                                                max_key, options_.max_key_size));
   }
   if (max_value > options_.max_value_size) {
-    return Status::InvalidArgument(fmt::format(
-        "value of {} bytes exceeds Options::max_value_size ({})", max_value, options_.max_value_size));
+    return Status::InvalidArgument(
+        fmt::format("value of {} bytes exceeds Options::max_value_size ({})", max_value,
+                    options_.max_value_size));
   }
   return Status::OK();
 }

@@ -22,8 +22,7 @@ std::string InternalKey::DebugString() const {
   return "(bad)" + Slice(rep_).ToEscapedString();
 }
 
-void InternalKeyComparator::FindShortestSeparator(std::string* start,
-                                                  const Slice& limit) const {
+void InternalKeyComparator::FindShortestSeparator(std::string* start, const Slice& limit) const {
   // Shorten the user-key part; if it got shorter but stays larger, tag it with the largest
   // trailer so it still sorts before every version of the shortened user key.
   Slice user_start = ExtractUserKey(*start);

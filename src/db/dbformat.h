@@ -35,9 +35,7 @@ constexpr ValueType kValueTypeForSeek = kTypeValue;
 
 inline bool IsValidValueType(uint8_t t) { return t <= kTypeValue; }
 
-inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) {
-  return (seq << 8) | t;
-}
+inline uint64_t PackSequenceAndType(SequenceNumber seq, ValueType t) { return (seq << 8) | t; }
 
 struct ParsedInternalKey {
   Slice user_key;

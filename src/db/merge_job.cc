@@ -11,8 +11,7 @@ namespace {
 
 class OutputFile {
  public:
-  OutputFile(const MergeJobOptions& options, uint64_t number)
-      : options_(options), meta_() {
+  OutputFile(const MergeJobOptions& options, uint64_t number) : options_(options), meta_() {
     meta_.number = number;
   }
 
@@ -77,8 +76,8 @@ class OutputFile {
 
 }  // namespace
 
-Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input,
-                   VersionPruner* pruner, MergeJobResult* result) {
+Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, VersionPruner* pruner,
+                   MergeJobResult* result) {
   std::unique_ptr<OutputFile> out;
   Status s;
   std::string last_user_key;

@@ -31,9 +31,9 @@ struct MergeJobOptions {
   std::string dbname;
   Env* env = nullptr;
   TableOptions table_options;
-  TableCache* table_cache = nullptr;      // used to verify outputs (when paranoid)
+  TableCache* table_cache = nullptr;  // used to verify outputs (when paranoid)
   bool paranoid_checks = true;
-  uint64_t max_file_size = 0;             // 0: one file, however large
+  uint64_t max_file_size = 0;  // 0: one file, however large
   std::function<uint64_t()> new_file_number;
   // Asked before each new user key: close the current file first? (may be empty)
   std::function<bool(const Slice& internal_key)> should_stop_before;
@@ -50,8 +50,8 @@ struct MergeJobResult {
 };
 
 // Reads `input` from its first entry to its end.
-Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input,
-                   VersionPruner* pruner, MergeJobResult* result);
+Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, VersionPruner* pruner,
+                   MergeJobResult* result);
 
 }  // namespace sluice
 

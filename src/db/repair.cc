@@ -21,8 +21,8 @@
 #include "table/table.h"
 #include "util/logging.h"
 #include "version/version_edit.h"
-#include "wal/log_reader.h"
 #include "version/version_set.h"
+#include "wal/log_reader.h"
 
 namespace sluice {
 
@@ -144,8 +144,8 @@ class Repairer {
   }
 
   // Scans one table; fills *meta. Returns the first error met (entries before it are counted).
-  Status ScanTable(uint64_t number, FileMetaData* meta, std::vector<std::pair<std::string,
-                   std::string>>* salvage) {
+  Status ScanTable(uint64_t number, FileMetaData* meta,
+                   std::vector<std::pair<std::string, std::string>>* salvage) {
     const std::string fname = TableFileName(dbname_, number);
     meta->number = number;
     Status s = env_->GetFileSize(fname, &meta->file_size);

@@ -69,8 +69,7 @@ SequenceNumber TimestampOracle::SerializableSnapshot() {
   if (min_active != kNoneActive && min_active - 1 < ts) ts = min_active - 1;
   // ...never moving snapTime backwards...
   SequenceNumber cur = snap_time_.load(std::memory_order_seq_cst);
-  while (cur < ts &&
-         !snap_time_.compare_exchange_weak(cur, ts, std::memory_order_seq_cst)) {
+  while (cur < ts && !snap_time_.compare_exchange_weak(cur, ts, std::memory_order_seq_cst)) {
   }
   const SequenceNumber snap = cur > ts ? cur : ts;
   // ...and waiting for writes at or below it that published before snapTime moved (they have

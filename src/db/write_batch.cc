@@ -45,8 +45,7 @@ Status ForEachUpdate(const std::string& rep, Fn&& fn) {
         }
         u.type = kTypeDeletion;
         break;
-      default:
-        return Status::Corruption("unknown write batch record tag");
+      default: return Status::Corruption("unknown write batch record tag");
     }
     fn(u);
     found++;
@@ -105,7 +104,9 @@ Status WriteBatch::Iterate(Handler* handler) const {
   return Status::OK();
 }
 
-uint32_t WriteBatchInternal::Count(const WriteBatch* b) { return DecodeFixed32(b->rep_.data() + 8); }
+uint32_t WriteBatchInternal::Count(const WriteBatch* b) {
+  return DecodeFixed32(b->rep_.data() + 8);
+}
 
 void WriteBatchInternal::SetCount(WriteBatch* b, uint32_t n) { EncodeFixed32(&b->rep_[8], n); }
 
@@ -125,8 +126,7 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
   const SequenceNumber seq = Sequence(b);
   if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
-    return ForEachUpdate(b->rep_,
-                         [&](const Update& u) { mem->Add(seq, u.type, u.key, u.value); });
+    return ForEachUpdate(b->rep_, [&](const Update& u) { mem->Add(seq, u.type, u.key, u.value); });
   }
   std::vector<Update> updates;
   Status s = ParseRecords(b->rep_, &updates);

@@ -49,9 +49,9 @@ Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponen
       return Status::OK();
     }
   }
-  return Status::InvalidArgument("Options::memtable: unknown memory component '" +
-                                     options.memtable + "'",
-                                 "known: " + KnownMemoryComponents());
+  return Status::InvalidArgument(
+      "Options::memtable: unknown memory component '" + options.memtable + "'",
+      "known: " + KnownMemoryComponents());
 }
 
 }  // namespace sluice

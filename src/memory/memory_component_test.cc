@@ -165,8 +165,7 @@ TEST_P(MemoryComponentTest, ConcurrentWritersAndReaders) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllComponents, MemoryComponentTest,
-                         ::testing::ValuesIn(MemoryComponentNames()),
-                         [](const auto& info) {
+                         ::testing::ValuesIn(MemoryComponentNames()), [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;

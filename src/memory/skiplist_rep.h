@@ -24,9 +24,7 @@ class SkipListRep final : public MemoryComponent {
   void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value) override;
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
-  size_t ApproximateMemoryUsage() const override {
-    return arena_.MemoryUsage() + sizeof(*this);
-  }
+  size_t ApproximateMemoryUsage() const override { return arena_.MemoryUsage() + sizeof(*this); }
   uint64_t NumEntries() const override { return entries_.load(std::memory_order_relaxed); }
 
   using List = ConcurrentSkipList<EntryComparator>;

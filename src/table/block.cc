@@ -40,8 +40,8 @@ Block::Block(BlockContents contents) : data_(std::move(contents.data)) {
     const bool in_range = r < restart_offset || (restart_offset == 0 && num == 1 && r == 0);
     const bool in_order = i == 0 ? r == 0 : r > prev;
     if (!in_range || !in_order) {
-      error_ = fmt::format("bad restart point {} (offset {}, entries end at {})", i, r,
-                           restart_offset);
+      error_ =
+          fmt::format("bad restart point {} (offset {}, entries end at {})", i, r, restart_offset);
       return;
     }
     prev = r;
@@ -55,8 +55,8 @@ namespace {
 // Decodes the three varint32 header fields of the entry at p (entries end at limit) and
 // checks that its key delta and value fit before limit. Returns the start of the key delta, or
 // nullptr if the entry is malformed.
-const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
-                        uint32_t* non_shared, uint32_t* value_len) {
+const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared, uint32_t* non_shared,
+                        uint32_t* value_len) {
   if (limit - p < 3) return nullptr;
   *shared = static_cast<unsigned char>(p[0]);
   *non_shared = static_cast<unsigned char>(p[1]);
@@ -177,8 +177,8 @@ class BlockIter final : public InternalIterator {
   bool RestartKey(uint32_t index, Slice* key) {
     const uint32_t offset = RestartPoint(index);
     uint32_t shared, non_shared, value_len;
-    const char* p = DecodeEntry(data_ + offset, data_ + restarts_, &shared, &non_shared,
-                                &value_len);
+    const char* p =
+        DecodeEntry(data_ + offset, data_ + restarts_, &shared, &non_shared, &value_len);
     if (p == nullptr || shared != 0 || non_shared < min_key_size_) {
       Corrupt(fmt::format("malformed entry at restart point {} (offset {})", index, offset));
       return false;
@@ -196,8 +196,8 @@ class BlockIter final : public InternalIterator {
       return false;
     }
     uint32_t shared, non_shared, value_len;
-    const char* p = DecodeEntry(data_ + current_, data_ + restarts_, &shared, &non_shared,
-                                &value_len);
+    const char* p =
+        DecodeEntry(data_ + current_, data_ + restarts_, &shared, &non_shared, &value_len);
     if (p == nullptr || shared > key_.size() || size_t{shared} + non_shared < min_key_size_) {
       Corrupt(fmt::format("malformed entry at offset {}", current_));
       return false;
@@ -219,17 +219,17 @@ class BlockIter final : public InternalIterator {
   }
 
   void Corrupt(const std::string& what) {
-    status_ = Status::Corruption(fmt::format("{} in block at offset {}", what, block_offset_),
-                                 *fname_);
+    status_ =
+        Status::Corruption(fmt::format("{} in block at offset {}", what, block_offset_), *fname_);
     MarkInvalid();
   }
 
   const Comparator* const comparator_;
-  const char* const data_;         // the block's contents
-  const uint32_t restarts_;        // offset of the restart array = end of the entries
-  const uint32_t num_restarts_;    // >= 1
-  uint32_t current_;               // offset of the current entry; restarts_ if not valid
-  uint32_t restart_index_;         // last restart point at or before current_
+  const char* const data_;       // the block's contents
+  const uint32_t restarts_;      // offset of the restart array = end of the entries
+  const uint32_t num_restarts_;  // >= 1
+  uint32_t current_;             // offset of the current entry; restarts_ if not valid
+  uint32_t restart_index_;       // last restart point at or before current_
   std::string key_;
   Slice value_;
   Status status_;
@@ -245,8 +245,8 @@ std::unique_ptr<InternalIterator> Block::NewIterator(const Comparator* comparato
                                                      uint64_t block_offset,
                                                      size_t min_key_size) const {
   if (!ok()) {
-    return NewErrorIterator(Status::Corruption(
-        fmt::format("{} in block at offset {}", error_, block_offset), fname));
+    return NewErrorIterator(
+        Status::Corruption(fmt::format("{} in block at offset {}", error_, block_offset), fname));
   }
   return std::make_unique<BlockIter>(comparator, data_.data(), restart_offset_, num_restarts_,
                                      fname, block_offset, min_key_size);

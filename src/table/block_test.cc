@@ -4,13 +4,14 @@
 // impossible shared prefixes, short keys) gives a Corruption naming file and block offset,
 // never a crash. Random damage is also fed to the iterator (run under ASan to be meaningful).
 
+#include "table/block.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "table/block.h"
 #include "table/block_builder.h"
 #include "util/coding.h"
 #include "util/comparator.h"
@@ -243,8 +244,7 @@ TEST(BlockCorruption, RestartPointOutsideTheEntries) {
   const std::string e = Entry(0, 1, 1, "ab");
   ExpectCorruption(OwningIter(RawBlock(e, {0, 50}))->status(), "bad restart point 1");
   ExpectCorruption(OwningIter(RawBlock(e, {0, 5}))->status(), "bad restart point 1");
-  ExpectCorruption(OwningIter(RawBlock(e, {0, 0xfffffff0u}))->status(),
-                   "bad restart point 1");
+  ExpectCorruption(OwningIter(RawBlock(e, {0, 0xfffffff0u}))->status(), "bad restart point 1");
 }
 
 TEST(BlockCorruption, RestartPointsOutOfOrderOrNotStartingAtZero) {

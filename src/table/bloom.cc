@@ -34,8 +34,8 @@ void BloomFilterBuilder::AddKey(const Slice& user_key) {
 }
 
 std::string BloomFilterBuilder::Finish() {
-  uint64_t bits = std::max<uint64_t>(hashes_.size() * static_cast<uint64_t>(bits_per_key_),
-                                     kMinBits);
+  uint64_t bits =
+      std::max<uint64_t>(hashes_.size() * static_cast<uint64_t>(bits_per_key_), kMinBits);
   const uint64_t bytes = (bits + 7) / 8;
   bits = bytes * 8;
   std::string filter(bytes + 1, '\0');

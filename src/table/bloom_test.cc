@@ -91,7 +91,7 @@ TEST(Bloom, FinishStartsANewFilter) {
 TEST(Bloom, MalformedOrReservedFiltersMatchEverything) {
   EXPECT_TRUE(BloomFilterMayMatch("", "x"));
   EXPECT_TRUE(BloomFilterMayMatch(std::string(1, '\x07'), "x"));
-  EXPECT_TRUE(BloomFilterMayMatch(std::string(8, '\0') + std::string(1, '\0'), "x"));   // k = 0
+  EXPECT_TRUE(BloomFilterMayMatch(std::string(8, '\0') + std::string(1, '\0'), "x"));    // k = 0
   EXPECT_TRUE(BloomFilterMayMatch(std::string(8, '\0') + std::string(1, '\x1f'), "x"));  // k = 31
   EXPECT_TRUE(BloomFilterMayMatch(std::string(8, '\0') + std::string(1, '\xff'), "x"));
   EXPECT_FALSE(BloomFilterMayMatch(std::string(8, '\0') + std::string(1, '\x1e'), "x"));

@@ -2,11 +2,10 @@
 
 #include "table/compression.h"
 
+#include <fmt/format.h>
 #include <lz4.h>
 #include <snappy.h>
 #include <zstd.h>
-
-#include <fmt/format.h>
 
 #include "util/coding.h"
 
@@ -17,9 +16,8 @@ namespace {
 constexpr int kZstdLevel = 3;
 
 Status TooLarge(const char* codec, uint64_t claimed) {
-  return Status::Corruption(
-      fmt::format("{} block claims {} uncompressed bytes (limit {})", codec, claimed,
-                  kMaxUncompressedBlockSize));
+  return Status::Corruption(fmt::format("{} block claims {} uncompressed bytes (limit {})", codec,
+                                        claimed, kMaxUncompressedBlockSize));
 }
 
 Status SnappyUncompress(const Slice& data, std::string* out) {
@@ -73,9 +71,7 @@ Status Lz4Uncompress(const Slice& data, std::string* out) {
 
 }  // namespace
 
-bool IsKnownCompressionType(uint8_t t) {
-  return t <= static_cast<uint8_t>(CompressionType::kLz4);
-}
+bool IsKnownCompressionType(uint8_t t) { return t <= static_cast<uint8_t>(CompressionType::kLz4); }
 
 const char* CompressionTypeName(CompressionType type) {
   switch (type) {
@@ -89,8 +85,7 @@ const char* CompressionTypeName(CompressionType type) {
 
 bool CompressBlock(CompressionType type, const Slice& raw, std::string* out) {
   switch (type) {
-    case CompressionType::kNone:
-      return false;
+    case CompressionType::kNone: return false;
     case CompressionType::kSnappy:
       out->clear();
       snappy::Compress(raw.data(), raw.size(), out);
@@ -121,15 +116,10 @@ bool CompressBlock(CompressionType type, const Slice& raw, std::string* out) {
 
 Status UncompressBlock(CompressionType type, const Slice& data, std::string* out) {
   switch (type) {
-    case CompressionType::kNone:
-      out->assign(data.data(), data.size());
-      return Status::OK();
-    case CompressionType::kSnappy:
-      return SnappyUncompress(data, out);
-    case CompressionType::kZstd:
-      return ZstdUncompress(data, out);
-    case CompressionType::kLz4:
-      return Lz4Uncompress(data, out);
+    case CompressionType::kNone: out->assign(data.data(), data.size()); return Status::OK();
+    case CompressionType::kSnappy: return SnappyUncompress(data, out);
+    case CompressionType::kZstd: return ZstdUncompress(data, out);
+    case CompressionType::kLz4: return Lz4Uncompress(data, out);
   }
   return Status::Corruption(
       fmt::format("unknown compression type {}", static_cast<unsigned>(type)));

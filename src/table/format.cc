@@ -105,8 +105,7 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), &result->data);
   if (!s.ok()) {
     result->data.clear();
-    return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset),
-                              fname);
+    return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset), fname);
   }
   return Status::OK();
 }

@@ -91,8 +91,7 @@ struct BlockReadOptions {
 // of the file are returned as they are; everything else wrong is Corruption naming fname and
 // the block offset.
 Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
-                 const BlockReadOptions& options, const BlockHandle& handle,
-                 BlockContents* result);
+                 const BlockReadOptions& options, const BlockHandle& handle, BlockContents* result);
 
 }  // namespace sluice
 

@@ -27,8 +27,7 @@ BlockHandle AppendBlock(std::string* file, const Slice& stored, uint8_t type) {
   return h;
 }
 
-Status Read(const std::string& file, const BlockHandle& h, BlockContents* out,
-            bool verify = true) {
+Status Read(const std::string& file, const BlockHandle& h, BlockContents* out, bool verify = true) {
   test::StringSource src(file);
   BlockReadOptions opts;
   opts.verify_checksums = verify;

@@ -37,19 +37,18 @@ Status Table::Open(const TableOptions& options, std::unique_ptr<RandomAccessFile
                    uint64_t file_size, const std::string& fname, std::unique_ptr<Table>* table) {
   table->reset();
   if (file_size < Footer::kEncodedLength) {
-    return Status::Corruption(
-        fmt::format("file too short to be an SST file ({} bytes)", file_size), fname);
+    return Status::Corruption(fmt::format("file too short to be an SST file ({} bytes)", file_size),
+                              fname);
   }
   char footer_buf[Footer::kEncodedLength];
   Slice footer_input;
-  Status s = file->Read(file_size - Footer::kEncodedLength, Footer::kEncodedLength,
-                        &footer_input, footer_buf);
+  Status s = file->Read(file_size - Footer::kEncodedLength, Footer::kEncodedLength, &footer_input,
+                        footer_buf);
   if (!s.ok()) return s;
   if (footer_input.size() != Footer::kEncodedLength) {
-    return Status::Corruption(
-        fmt::format("truncated footer read ({} of {} bytes)", footer_input.size(),
-                    Footer::kEncodedLength),
-        fname);
+    return Status::Corruption(fmt::format("truncated footer read ({} of {} bytes)",
+                                          footer_input.size(), Footer::kEncodedLength),
+                              fname);
   }
   Footer footer;
   s = footer.DecodeFrom(footer_input, fname);
@@ -73,8 +72,8 @@ Status Table::Open(const TableOptions& options, std::unique_ptr<RandomAccessFile
 
 Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
   BlockContents contents;
-  Status s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), metaindex_handle,
-                       &contents);
+  Status s =
+      ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), metaindex_handle, &contents);
   if (!s.ok()) return s;
   const Block metaindex(std::move(contents));
   auto it = metaindex.NewIterator(BytewiseComparator(), fname_, metaindex_handle.offset);
@@ -85,8 +84,8 @@ Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
     if (!it->Valid() || it->key() != Slice(name)) return it->status();
     Slice value = it->value();
     if (!handle->DecodeFrom(&value).ok() || !value.empty()) {
-      return Status::Corruption(fmt::format("bad {} handle in metaindex block at offset {}",
-                                            name, metaindex_handle.offset),
+      return Status::Corruption(fmt::format("bad {} handle in metaindex block at offset {}", name,
+                                            metaindex_handle.offset),
                                 fname_);
     }
     *present = true;
@@ -99,8 +98,7 @@ Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
   if (!s.ok()) return s;
   if (!has_properties) {
     return Status::Corruption(
-        fmt::format("no properties block in metaindex block at offset {}",
-                    metaindex_handle.offset),
+        fmt::format("no properties block in metaindex block at offset {}", metaindex_handle.offset),
         fname_);
   }
 
@@ -109,8 +107,7 @@ Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
     if (!s.ok()) return s;
     filter_ = std::move(contents.data);
   }
-  s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), properties_handle_,
-                &contents);
+  s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), properties_handle_, &contents);
   if (!s.ok()) return s;
   const Block properties(std::move(contents));
   return DecodeTableProperties(properties, fname_, properties_handle_.offset, &props_);
@@ -125,8 +122,7 @@ Status Table::DecodeIndexValue(const Slice& index_value, BlockHandle* handle) co
   Slice input = index_value;
   if (!handle->DecodeFrom(&input).ok() || !input.empty()) {
     return Status::Corruption(
-        fmt::format("bad block handle in index block at offset {}", index_handle_.offset),
-        fname_);
+        fmt::format("bad block handle in index block at offset {}", index_handle_.offset), fname_);
   }
   return Status::OK();
 }
@@ -159,8 +155,7 @@ std::unique_ptr<InternalIterator> Table::NewDataBlockIterator(const ReadOptions&
     if (!fill_cache || !block->ok()) {
       // The iterator owns the block.
       std::shared_ptr<const Block> owned(std::move(block));
-      auto it = owned->NewIterator(options_.comparator, fname_, handle.offset,
-                                   kMinInternalKeySize);
+      auto it = owned->NewIterator(options_.comparator, fname_, handle.offset, kMinInternalKeySize);
       it->RegisterCleanup([owned] {});
       return it;
     }
@@ -245,8 +240,7 @@ Status Table::VerifyChecksums() const {
     if (!it->status().ok()) return it->status();
     if (have_prev && cmp->Compare(prev_key, index_iter->key()) > 0) {
       return Status::Corruption(
-          fmt::format("index key below the last key of block at offset {}", handle.offset),
-          fname_);
+          fmt::format("index key below the last key of block at offset {}", handle.offset), fname_);
     }
     blocks++;
     data_bytes += handle.size + kBlockTrailerSize;

@@ -15,10 +15,7 @@
 namespace sluice {
 
 TableBuilder::TableBuilder(const TableOptions& options, WritableFile* file)
-    : options_(options),
-      file_(file),
-      data_block_(options.block_restart_interval),
-      index_block_(1) {
+    : options_(options), file_(file), data_block_(options.block_restart_interval), index_block_(1) {
   if (options_.bloom_bits_per_key > 0) {
     filter_ = std::make_unique<BloomFilterBuilder>(options_.bloom_bits_per_key);
   }
@@ -31,14 +28,13 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   if (!ok() || closed_) return;
   ParsedInternalKey parsed;
   if (!ParseInternalKey(key, &parsed)) {
-    status_ = Status::InvalidArgument("bad internal key added to table",
-                                      key.ToEscapedString());
+    status_ = Status::InvalidArgument("bad internal key added to table", key.ToEscapedString());
     return;
   }
   if (props_.num_entries > 0 && options_.comparator->Compare(key, last_key_) <= 0) {
-    status_ = Status::InvalidArgument(
-        fmt::format("keys added to table out of order: {} after {}", key.ToEscapedString(),
-                    Slice(last_key_).ToEscapedString()));
+    status_ = Status::InvalidArgument(fmt::format("keys added to table out of order: {} after {}",
+                                                  key.ToEscapedString(),
+                                                  Slice(last_key_).ToEscapedString()));
     return;
   }
   if (pending_index_entry_) {
@@ -96,8 +92,7 @@ void TableBuilder::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
   block->Reset();
 }
 
-void TableBuilder::WriteRawBlock(const Slice& stored, CompressionType type,
-                                 BlockHandle* handle) {
+void TableBuilder::WriteRawBlock(const Slice& stored, CompressionType type, BlockHandle* handle) {
   handle->offset = offset_;
   handle->size = stored.size();
   status_ = file_->Append(stored);
@@ -130,10 +125,10 @@ Status TableBuilder::Finish() {
   }
   if (ok()) {
     props_.compression = static_cast<uint8_t>(options_.compression);
-    props_.creation_time = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::seconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-            .count());
+    props_.creation_time =
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count());
     WriteRawBlock(EncodeTableProperties(props_), CompressionType::kNone, &properties_handle);
   }
   if (ok()) {

@@ -14,8 +14,7 @@ void DeleteTable(const Slice& /*key*/, void* value) { delete static_cast<Table*>
 
 }  // namespace
 
-TableCache::TableCache(std::string dbname, Env* env, const TableOptions& table_options,
-                       int entries)
+TableCache::TableCache(std::string dbname, Env* env, const TableOptions& table_options, int entries)
     : dbname_(std::move(dbname)),
       env_(env),
       table_options_(table_options),

@@ -26,8 +26,8 @@
 namespace sluice {
 
 using test::BuildTable;
-using test::KVs;
 using test::kTestFname;
+using test::KVs;
 using test::MakeEntries;
 using test::OpenTable;
 
@@ -95,12 +95,11 @@ std::string CheckDamaged(const TableOptions& options, const std::string& damaged
   for (size_t j = 0; j < expected.size(); j++) {
     int calls = 0;
     std::string key, value;
-    s = table->InternalGet(ReadOptions(), expected[j].first,
-                           [&](const Slice& k, const Slice& v) {
-                             calls++;
-                             key = k.ToString();
-                             value = v.ToString();
-                           });
+    s = table->InternalGet(ReadOptions(), expected[j].first, [&](const Slice& k, const Slice& v) {
+      calls++;
+      key = k.ToString();
+      value = v.ToString();
+    });
     if (!s.ok()) {
       EXPECT_TRUE(IsCorruptionNaming(s));
       detected = true;
@@ -131,16 +130,17 @@ struct Layout {
 Layout ReadLayout(const std::string& contents) {
   Layout l;
   Footer footer;
-  EXPECT_TRUE(footer.DecodeFrom(Slice(contents.data() + contents.size() - Footer::kEncodedLength,
-                                      Footer::kEncodedLength),
-                                kTestFname)
+  EXPECT_TRUE(footer
+                  .DecodeFrom(Slice(contents.data() + contents.size() - Footer::kEncodedLength,
+                                    Footer::kEncodedLength),
+                              kTestFname)
                   .ok());
   l.index = footer.index_handle;
   l.metaindex = footer.metaindex_handle;
   test::StringSource src(contents);
   BlockContents c;
-  EXPECT_TRUE(ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.metaindex, &c)
-                  .ok());
+  EXPECT_TRUE(
+      ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.metaindex, &c).ok());
   Block meta(std::move(c));
   auto mit = meta.NewIterator(BytewiseComparator(), kTestFname, 0);
   for (mit->SeekToFirst(); mit->Valid(); mit->Next()) {
@@ -357,8 +357,8 @@ TEST_F(DamagedTable, ChecksumOptionsAreHonouredWhenParanoidChecksAreOff) {
   ReadOptions verify;
   verify.verify_checksums = true;
   int calls = 0;
-  Status s = table->InternalGet(verify, entries_[1].first,
-                                [&](const Slice&, const Slice&) { calls++; });
+  Status s =
+      table->InternalGet(verify, entries_[1].first, [&](const Slice&, const Slice&) { calls++; });
   EXPECT_TRUE(IsCorruptionNaming(s, "bad block checksum at offset 0"));
   EXPECT_EQ(0, calls);
   // With paranoid_checks on (the default), the same read is verified without asking.
@@ -476,8 +476,7 @@ TEST(CraftedTable, IndexValueThatIsNotABlockHandle) {
 TEST(CraftedTable, IndexHandlePointingPastTheEnd) {
   Crafter c;
   c.Add(GoodDataBlock());
-  const BlockHandle index =
-      c.Add(IndexBlock({{IKey("c", 0), Encoded(BlockHandle(1 << 20, 100))}}));
+  const BlockHandle index = c.Add(IndexBlock({{IKey("c", 0), Encoded(BlockHandle(1 << 20, 100))}}));
   ExpectReadCorruption(c.Finish(index), "block handle past end of file");
   Crafter huge;
   huge.Add(GoodDataBlock());

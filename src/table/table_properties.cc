@@ -42,8 +42,8 @@ std::string TableProperties::ToString() const {
       "num_entries={}; num_deletions={}; raw_key_size={}; raw_value_size={}; data_size={}; "
       "index_size={}; filter_size={}; num_data_blocks={}; smallest_seqno={}; largest_seqno={}; "
       "compression={}; creation_time={}",
-      num_entries, num_deletions, raw_key_size, raw_value_size, data_size, index_size,
-      filter_size, num_data_blocks, smallest_seqno, largest_seqno,
+      num_entries, num_deletions, raw_key_size, raw_value_size, data_size, index_size, filter_size,
+      num_data_blocks, smallest_seqno, largest_seqno,
       CompressionTypeName(static_cast<CompressionType>(compression)), creation_time);
 }
 
@@ -68,10 +68,9 @@ Status DecodeTableProperties(const Block& block, const std::string& fname, uint6
     Slice input = it->value();
     uint64_t v = 0;
     if (!GetVarint64(&input, &v) || !input.empty()) {
-      return Status::Corruption(
-          fmt::format("bad value of property {} in block at offset {}",
-                      it->key().ToEscapedString(), block_offset),
-          fname);
+      return Status::Corruption(fmt::format("bad value of property {} in block at offset {}",
+                                            it->key().ToEscapedString(), block_offset),
+                                fname);
     }
     const Slice name = it->key();
     if (name == kCompressionName) {

@@ -5,6 +5,8 @@
 // of reads a point lookup costs, ApproximateOffsetOf, builder errors, and concurrent readers.
 // Damaged files are covered by table_corruption_test.cc.
 
+#include "table/table.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 #include "table/block.h"
 #include "table/compression.h"
 #include "table/format.h"
-#include "table/table.h"
 #include "table/table_builder.h"
 #include "table/table_test_util.h"
 #include "util/cache.h"
@@ -57,8 +58,7 @@ std::string SeekKey(const std::string& user_key, SequenceNumber seq = kMaxSequen
 
 }  // namespace
 
-class TableRoundTrip
-    : public ::testing::TestWithParam<std::tuple<CompressionType, bool, bool>> {
+class TableRoundTrip : public ::testing::TestWithParam<std::tuple<CompressionType, bool, bool>> {
  protected:
   void SetUp() override {
     const auto [compression, use_cache, use_bloom] = GetParam();
@@ -250,9 +250,10 @@ namespace {
 // Compression type byte of the first data block (found through footer and index).
 uint8_t FirstDataBlockType(const std::string& contents) {
   Footer footer;
-  EXPECT_TRUE(footer.DecodeFrom(Slice(contents).ToStringView().substr(
-                                    contents.size() - Footer::kEncodedLength),
-                                test::kTestFname)
+  EXPECT_TRUE(footer
+                  .DecodeFrom(Slice(contents).ToStringView().substr(contents.size() -
+                                                                    Footer::kEncodedLength),
+                              test::kTestFname)
                   .ok());
   test::StringSource src(contents);
   BlockContents index;
@@ -330,8 +331,8 @@ TEST(TableBuilder, ValuesLargerThanABlockRoundTrip) {
   for (int i = 0; i < 20; i++) {
     std::string key;
     AppendInternalKey(&key, ParsedInternalKey(UserKey(i), 100, kTypeValue));
-    entries.emplace_back(key, std::string(static_cast<size_t>(10000 + i * 1000),
-                                          static_cast<char>('A' + i)));
+    entries.emplace_back(
+        key, std::string(static_cast<size_t>(10000 + i * 1000), static_cast<char>('A' + i)));
   }
   TableOptions options;
   std::string contents;
@@ -606,8 +607,8 @@ TEST(Table, IoErrorsArePropagated) {
 
   auto file = std::make_unique<test::StringSource>(contents);
   file->set_fail(true);
-  EXPECT_TRUE(Table::Open(options, std::move(file), contents.size(), test::kTestFname, &table)
-                  .IsIOError());
+  EXPECT_TRUE(
+      Table::Open(options, std::move(file), contents.size(), test::kTestFname, &table).IsIOError());
   EXPECT_EQ(nullptr, table);
 }
 

@@ -97,8 +97,8 @@ inline KVs MakeEntries(int n, bool random_values = false, uint64_t seed = 1) {
     for (int v = 0; v < versions; v++) {
       const bool deletion = v == 0 && i % 7 == 0;
       std::string key;
-      AppendInternalKey(&key, ParsedInternalKey(UserKey(i), seq--,
-                                                deletion ? kTypeDeletion : kTypeValue));
+      AppendInternalKey(
+          &key, ParsedInternalKey(UserKey(i), seq--, deletion ? kTypeDeletion : kTypeValue));
       std::string value;
       if (!deletion) {
         const size_t len = rnd.Uniform(120);
@@ -115,8 +115,7 @@ inline KVs MakeEntries(int n, bool random_values = false, uint64_t seed = 1) {
 }
 
 // Builds a table holding entries; *contents receives the file.
-inline Status BuildTable(const TableOptions& options, const KVs& entries,
-                         std::string* contents) {
+inline Status BuildTable(const TableOptions& options, const KVs& entries, std::string* contents) {
   StringSink sink;
   TableBuilder builder(options, &sink);
   for (const auto& [k, v] : entries) builder.Add(k, v);

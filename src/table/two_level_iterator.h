@@ -23,8 +23,8 @@ namespace sluice {
 // status() is an error.
 using BlockOpener = std::function<std::unique_ptr<InternalIterator>(const Slice& index_value)>;
 
-std::unique_ptr<InternalIterator> NewTwoLevelIterator(
-    std::unique_ptr<InternalIterator> index_iter, BlockOpener open_block);
+std::unique_ptr<InternalIterator> NewTwoLevelIterator(std::unique_ptr<InternalIterator> index_iter,
+                                                      BlockOpener open_block);
 
 }  // namespace sluice
 

@@ -182,9 +182,9 @@ class alignas(64) LRUShard {
 
   mutable std::mutex mu_;
   size_t capacity_ = 0;
-  size_t usage_ = 0;            // charge of the entries in table_
-  Table table_;                 // entries in the cache (owned), keyed by a view of their key
-  LruNode lru_;                 // unreferenced entries of table_, oldest at lru_.next
+  size_t usage_ = 0;  // charge of the entries in table_
+  Table table_;       // entries in the cache (owned), keyed by a view of their key
+  LruNode lru_;       // unreferenced entries of table_, oldest at lru_.next
   std::unordered_map<Entry*, EntryPtr> detached_;  // out of the cache, still referenced
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};

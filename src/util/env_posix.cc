@@ -72,8 +72,7 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
     size_t done = 0;
     while (done < n) {
-      const ssize_t r =
-          ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done));
+      const ssize_t r = ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done));
       if (r < 0) {
         if (errno == EINTR) continue;
         *result = Slice(scratch, 0);
@@ -183,8 +182,8 @@ class PosixLogger final : public Logger {
     localtime_r(&secs, &tm);
     char prefix[64];
     const int n = std::snprintf(prefix, sizeof(prefix), "%04d/%02d/%02d-%02d:%02d:%02d.%06d ",
-                                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                                tm.tm_min, tm.tm_sec, static_cast<int>(micros));
+                                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                                tm.tm_sec, static_cast<int>(micros));
     std::string line(prefix, static_cast<size_t>(n));
     line.append(message.data(), message.size());
     if (line.empty() || line.back() != '\n') line.push_back('\n');
@@ -215,8 +214,7 @@ class PosixEnv final : public Env {
     return Status::OK();
   }
 
-  Status NewWritableFile(const std::string& fname,
-                         std::unique_ptr<WritableFile>* result) override {
+  Status NewWritableFile(const std::string& fname, std::unique_ptr<WritableFile>* result) override {
     const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return PosixError(fname, errno);
     *result = std::make_unique<PosixWritableFile>(fname, fd);

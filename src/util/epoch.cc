@@ -32,7 +32,7 @@ struct alignas(64) ThreadRecord {
   std::atomic<bool> in_use{false};     // claimed by a live thread
   uint32_t nesting = 0;                // only touched by the owning thread
   std::mutex limbo_mu;
-  std::vector<Retired> limbo;  // guarded by limbo_mu
+  std::vector<Retired> limbo;    // guarded by limbo_mu
   ThreadRecord* next = nullptr;  // immutable once published
 };
 
@@ -55,8 +55,8 @@ class Manager {
     ThreadRecord* h = head_.load(std::memory_order_relaxed);
     do {
       r->next = h;
-    } while (!head_.compare_exchange_weak(h, r, std::memory_order_release,
-                                          std::memory_order_relaxed));
+    } while (
+        !head_.compare_exchange_weak(h, r, std::memory_order_release, std::memory_order_relaxed));
     return r;
   }
 

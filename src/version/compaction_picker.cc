@@ -9,8 +9,7 @@ namespace sluice {
 namespace {
 
 bool AnyBeingCompacted(const FileList& files) {
-  return std::any_of(files.begin(), files.end(),
-                     [](const auto& f) { return f->being_compacted; });
+  return std::any_of(files.begin(), files.end(), [](const auto& f) { return f->being_compacted; });
 }
 
 }  // namespace
@@ -37,8 +36,7 @@ double CompactionPicker::LevelScore(const Version& v, int level) const {
     return static_cast<double>(v.NumFiles(0)) /
            static_cast<double>(options_.level0_file_num_compaction_trigger);
   }
-  return static_cast<double>(v.NumLevelBytes(level)) /
-         static_cast<double>(MaxBytesForLevel(level));
+  return static_cast<double>(v.NumLevelBytes(level)) / static_cast<double>(MaxBytesForLevel(level));
 }
 
 double CompactionPicker::MaxScore(const Version& v) const {

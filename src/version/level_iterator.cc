@@ -55,8 +55,8 @@ class LevelIterator final : public InternalIterator {
       file_iter_.reset();
       return;
     }
-    file_iter_ = table_cache_->NewIterator(options_, files_[index]->number,
-                                           files_[index]->file_size);
+    file_iter_ =
+        table_cache_->NewIterator(options_, files_[index]->number, files_[index]->file_size);
   }
 
   void SaveStatus() {

@@ -29,25 +29,25 @@ Status GetFromFile(const ReadOptions& options, const FileMetaData& f, const Look
                    TableCache* table_cache, TableLookup* result, bool* found) {
   *found = false;
   Status parse_error;
-  Status s = table_cache->Get(
-      options, f.number, f.file_size, key.internal_key(),
-      [&](const Slice& ikey, const Slice& value) {
-        ParsedInternalKey parsed;
-        if (!ParseInternalKey(ikey, &parsed)) {
-          parse_error = Status::Corruption("bad internal key in SST file",
-                                           std::to_string(f.number) + ".sst");
-          return;
-        }
-        if (parsed.user_key != key.user_key()) return;
-        *found = true;
-        result->sequence = parsed.sequence;
-        result->type = parsed.type;
-        if (parsed.type == kTypeValue) {
-          result->value.assign(value.data(), value.size());
-        } else {
-          result->value.clear();
-        }
-      });
+  Status s = table_cache->Get(options, f.number, f.file_size, key.internal_key(),
+                              [&](const Slice& ikey, const Slice& value) {
+                                ParsedInternalKey parsed;
+                                if (!ParseInternalKey(ikey, &parsed)) {
+                                  parse_error =
+                                      Status::Corruption("bad internal key in SST file",
+                                                         std::to_string(f.number) + ".sst");
+                                  return;
+                                }
+                                if (parsed.user_key != key.user_key()) return;
+                                *found = true;
+                                result->sequence = parsed.sequence;
+                                result->type = parsed.type;
+                                if (parsed.type == kTypeValue) {
+                                  result->value.assign(value.data(), value.size());
+                                } else {
+                                  result->value.clear();
+                                }
+                              });
   if (s.ok()) s = parse_error;
   return s;
 }

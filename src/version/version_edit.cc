@@ -153,9 +153,7 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
         }
         break;
       }
-      default:
-        msg = "unknown tag";
-        break;
+      default: msg = "unknown tag"; break;
     }
   }
   if (msg == nullptr && !input.empty()) msg = "invalid tag";

@@ -124,15 +124,15 @@ Status VersionSet::Recover(std::string* report) {
     s = edit.DecodeFrom(record);
     if (s.ok() && edit.has_comparator_ &&
         edit.comparator_ != DefaultInternalKeyComparator()->user_comparator()->Name()) {
-      s = Status::InvalidArgument(
-          manifest, "database was created with comparator " + edit.comparator_);
+      s = Status::InvalidArgument(manifest,
+                                  "database was created with comparator " + edit.comparator_);
     }
     if (s.ok()) s = builder.Apply(edit);
     if (!s.ok()) {
       if (s.IsCorruption()) {
-        return Status::Corruption(fmt::format("{} (record at offset {})", s.message(),
-                                              reader.LastRecordOffset()),
-                                  manifest);
+        return Status::Corruption(
+            fmt::format("{} (record at offset {})", s.message(), reader.LastRecordOffset()),
+            manifest);
       }
       return s;
     }

@@ -31,10 +31,9 @@ Reader::Reader(std::unique_ptr<SequentialFile> file, std::string fname, Reporter
 
 void Reader::Report(Problem p, uint64_t offset, size_t bytes, const std::string& what) {
   if (reporter_ == nullptr) return;
-  reporter_->Report(
-      p, offset, bytes,
-      Status::Corruption(fmt::format("{} at offset {} ({})", ProblemName(p), offset, what),
-                         fname_));
+  reporter_->Report(p, offset, bytes,
+                    Status::Corruption(
+                        fmt::format("{} at offset {} ({})", ProblemName(p), offset, what), fname_));
 }
 
 bool Reader::ReadRecord(Slice* record, std::string* scratch) {
@@ -101,8 +100,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
         }
         break;
       default:
-        Report(Problem::kBadType, fragment_offset, fragment.size(),
-               fmt::format("type {}", type));
+        Report(Problem::kBadType, fragment_offset, fragment.size(), fmt::format("type {}", type));
         in_record = false;
         scratch->clear();
         break;

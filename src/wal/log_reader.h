@@ -21,13 +21,13 @@
 namespace sluice::log {
 
 enum class Problem {
-  kTruncatedTail,   // the file ends inside a fragment or inside a multi-fragment record
-  kChecksum,        // a fragment's checksum does not match
-  kBadLength,       // a fragment claims more bytes than its block holds
-  kBadType,         // unknown fragment type
-  kZeroFilled,      // a region of zeros where a fragment header should be
-  kFragmentOrder,   // kMiddle/kLast without kFirst, or kFirst inside a record
-  kReadError,       // the file could not be read
+  kTruncatedTail,  // the file ends inside a fragment or inside a multi-fragment record
+  kChecksum,       // a fragment's checksum does not match
+  kBadLength,      // a fragment claims more bytes than its block holds
+  kBadType,        // unknown fragment type
+  kZeroFilled,     // a region of zeros where a fragment header should be
+  kFragmentOrder,  // kMiddle/kLast without kFirst, or kFirst inside a record
+  kReadError,      // the file could not be read
 };
 
 const char* ProblemName(Problem p);
@@ -66,7 +66,7 @@ class Reader {
   const std::string fname_;
   Reporter* const reporter_;
   std::unique_ptr<char[]> block_;
-  Slice buffer_;                 // unread part of the current block
+  Slice buffer_;                    // unread part of the current block
   uint64_t buffer_end_offset_ = 0;  // file offset just past the current block
   bool eof_ = false;
   uint64_t last_record_offset_ = 0;

@@ -111,7 +111,9 @@ TEST_F(LogTest, ConcurrentWritersKeepReservationOrderWithoutHoles) {
           std::string payload = Payload(i, n);
           Writer::Reservation r;
           uint64_t seq = 0;
-          ASSERT_TRUE(w->Reserve(n, [&] { seq = next_seq.fetch_add(1); }, &r).ok());
+          ASSERT_TRUE(w->Reserve(
+                           n, [&] { seq = next_seq.fetch_add(1); }, &r)
+                          .ok());
           EncodeFixed64(payload.data(), seq);
           ASSERT_TRUE(w->Commit(r, payload, /*sync=*/rnd.OneIn(100)).ok());
         }

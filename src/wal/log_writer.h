@@ -25,10 +25,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <vector>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "sluice/env.h"
 #include "sluice/slice.h"
@@ -88,14 +88,14 @@ class Writer {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  uint64_t reserved_;           // guarded by mu_: end of the last reservation
-  uint64_t written_;            // guarded by mu_: bytes handed to the OS
-  uint64_t synced_;             // guarded by mu_: bytes made durable
-  uint64_t sync_wanted_ = 0;    // guarded by mu_: largest end a sync=true committer waits for
-  bool io_busy_ = false;        // guarded by mu_: a writer is doing I/O outside the lock
-  bool sealed_ = false;         // guarded by mu_
-  bool closed_ = false;         // guarded by mu_
-  Status error_;                // guarded by mu_
+  uint64_t reserved_;         // guarded by mu_: end of the last reservation
+  uint64_t written_;          // guarded by mu_: bytes handed to the OS
+  uint64_t synced_;           // guarded by mu_: bytes made durable
+  uint64_t sync_wanted_ = 0;  // guarded by mu_: largest end a sync=true committer waits for
+  bool io_busy_ = false;      // guarded by mu_: a writer is doing I/O outside the lock
+  bool sealed_ = false;       // guarded by mu_
+  bool closed_ = false;       // guarded by mu_
+  Status error_;              // guarded by mu_
   // Guarded by mu_: committed, not yet written. Few entries (at most one per writer in
   // flight), so a vector searched linearly beats a map and does not allocate per record.
   struct FilledRange {

@@ -60,8 +60,8 @@ class FaultEnv : public EnvWrapper {
     int after = 0;
   };
   std::mutex mu_;
-  std::map<Op, Rule> rules_;                  // guarded by mu_
-  std::map<std::string, uint64_t> synced_;    // guarded by mu_: file -> synced bytes
+  std::map<Op, Rule> rules_;                // guarded by mu_
+  std::map<std::string, uint64_t> synced_;  // guarded by mu_: file -> synced bytes
   std::atomic<int> failures_{0};
   std::atomic<bool> frozen_{false};
 };

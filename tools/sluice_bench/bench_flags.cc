@@ -2,15 +2,15 @@
 
 #include "sluice_bench/bench_flags.h"
 
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <array>
 #include <cstddef>
 #include <limits>
 #include <ostream>
 #include <set>
 #include <utility>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "sluice/options.h"
 #include "sluice_bench/benchmark_catalog.h"
@@ -22,19 +22,15 @@ namespace {
 constexpr std::array<std::string_view, 3> kEngineNames = {"sluice", "rocksdb", "leveldb"};
 
 constexpr std::string_view kDefaultBenchmarks[] = {
-    "fillseq",     "fillrandom",  "overwrite",        "readrandom",   "readmissing", "seekrandom",
-    "readseq",     "readreverse", "readwhilewriting", "deleterandom", "stats"};
+    "fillseq", "fillrandom",  "overwrite",        "readrandom",   "readmissing", "seekrandom",
+    "readseq", "readreverse", "readwhilewriting", "deleterandom", "stats"};
 
 CompressionKind FromSluice(sluice::CompressionType type) {
   switch (type) {
-    case sluice::CompressionType::kNone:
-      return CompressionKind::kNone;
-    case sluice::CompressionType::kSnappy:
-      return CompressionKind::kSnappy;
-    case sluice::CompressionType::kZstd:
-      return CompressionKind::kZstd;
-    case sluice::CompressionType::kLz4:
-      return CompressionKind::kLz4;
+    case sluice::CompressionType::kNone: return CompressionKind::kNone;
+    case sluice::CompressionType::kSnappy: return CompressionKind::kSnappy;
+    case sluice::CompressionType::kZstd: return CompressionKind::kZstd;
+    case sluice::CompressionType::kLz4: return CompressionKind::kLz4;
   }
   return CompressionKind::kNone;
 }
@@ -127,8 +123,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   BenchFlags& f = *flags;
   EngineOptions& e = f.engine;
   std::string compression(CompressionName(e.compression));
-  const std::vector<std::string> engine_names(KnownEngineNames().begin(),
-                                              KnownEngineNames().end());
+  const std::vector<std::string> engine_names(KnownEngineNames().begin(), KnownEngineNames().end());
 
   CLI::App app{
       "sluice_bench: runs one db_bench-style workload, with the same options, on sluice, "
@@ -154,8 +149,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Range(1, 1024));
   app.add_option("--key_size", f.key_size, "Bytes per key (zero-padded decimal)")
       ->check(CLI::Range(1, 1024));
-  app.add_option("--value_size", f.value_size, "Bytes per value")
-      ->check(CLI::Range(0, 64 << 20));
+  app.add_option("--value_size", f.value_size, "Bytes per value")->check(CLI::Range(0, 64 << 20));
   app.add_option("--batch_size", f.batch_size, "Writes per WriteBatch (1: single Put/Delete)")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--compression_ratio", f.compression_ratio,
@@ -165,8 +159,8 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "Seconds to run each benchmark for instead of a count of operations (0: off)")
       ->check(CLI::Range(0, 365 * 24 * 3600));
   app.add_option("--seed", f.seed, "Base seed of the random key sequences");
-  app.add_option("--db", f.db, "Parent directory of the databases")->check(CLI::NonexistentPath |
-                                                                       CLI::ExistingDirectory);
+  app.add_option("--db", f.db, "Parent directory of the databases")
+      ->check(CLI::NonexistentPath | CLI::ExistingDirectory);
   app.add_flag("--use_existing_db", f.use_existing_db,
                "Open existing databases; benchmarks that need a fresh one are skipped");
   app.add_flag("--histogram", f.histogram, "Print per-operation latency histograms");

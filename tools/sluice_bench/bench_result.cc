@@ -2,9 +2,9 @@
 
 #include "sluice_bench/bench_result.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace sluice_bench {
 

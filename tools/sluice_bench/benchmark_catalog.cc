@@ -32,11 +32,9 @@ constexpr std::array kBenchmarks = {
                   "delete --num uniformly random keys"},
     BenchmarkSpec{"readwhilewriting", BenchKind::kReadWhileWriting, false, "read",
                   "--threads readers doing readrandom while one extra thread overwrites"},
-    BenchmarkSpec{"compact", BenchKind::kCompact, false, "",
-                  "compact the whole key range"},
+    BenchmarkSpec{"compact", BenchKind::kCompact, false, "", "compact the whole key range"},
     BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
-    BenchmarkSpec{"stats", BenchKind::kStats, false, "",
-                  "print the engine's stats property"},
+    BenchmarkSpec{"stats", BenchKind::kStats, false, "", "print the engine's stats property"},
 };
 
 }  // namespace

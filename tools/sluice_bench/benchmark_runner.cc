@@ -2,14 +2,14 @@
 
 #include "sluice_bench/benchmark_runner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <latch>
 #include <memory>
 #include <thread>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "sluice_bench/key_format.h"
 #include "sluice_bench/random.h"
@@ -131,9 +131,7 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
   w.write_mode = WriteMode{flags_.engine.sync, flags_.engine.disable_wal};
   w.random_keys = true;
   switch (spec.kind) {
-    case BenchKind::kFillSeq:
-      w.random_keys = false;
-      break;
+    case BenchKind::kFillSeq: w.random_keys = false; break;
     case BenchKind::kFillSync:
       w.ops = std::max<uint64_t>(1, w.ops / kSmallFillDivisor);
       w.write_mode.sync = true;
@@ -147,17 +145,14 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
     case BenchKind::kReadSeq:
     case BenchKind::kReadReverse:
     case BenchKind::kSeekRandom:
-    case BenchKind::kReadWhileWriting:
-      w.ops = flags_.EffectiveReads();
-      break;
-    default:
-      break;
+    case BenchKind::kReadWhileWriting: w.ops = flags_.EffectiveReads(); break;
+    default: break;
   }
   return w;
 }
 
-bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index,
-                                   BenchResult* result, std::string* error) {
+bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
+                                   std::string* error) {
   if (spec.fresh_db) {
     if (flags_.use_existing_db) {
       result->name = std::string(spec.name);
@@ -221,9 +216,9 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
 
   std::vector<std::unique_ptr<ThreadContext>> contexts;
   for (int t = 0; t < total; ++t) {
-    contexts.push_back(std::make_unique<ThreadContext>(
-        DeriveSeed(flags_.seed, index, static_cast<uint64_t>(t)),
-        /*measure_latency=*/flags_.histogram && t < readers));
+    contexts.push_back(
+        std::make_unique<ThreadContext>(DeriveSeed(flags_.seed, index, static_cast<uint64_t>(t)),
+                                        /*measure_latency=*/flags_.histogram && t < readers));
   }
 
   std::latch start(total + 1);
@@ -244,32 +239,17 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kFillRandom:
           case BenchKind::kOverwrite:
           case BenchKind::kFillSync:
-          case BenchKind::kFill100K:
-            DoWrites(ctx, w, /*deletes=*/false);
-            break;
-          case BenchKind::kDeleteRandom:
-            DoWrites(ctx, w, /*deletes=*/true);
-            break;
+          case BenchKind::kFill100K: DoWrites(ctx, w, /*deletes=*/false); break;
+          case BenchKind::kDeleteRandom: DoWrites(ctx, w, /*deletes=*/true); break;
           case BenchKind::kReadRandom:
-          case BenchKind::kReadWhileWriting:
-            DoPointReads(ctx, w, /*missing=*/false);
-            break;
-          case BenchKind::kReadMissing:
-            DoPointReads(ctx, w, /*missing=*/true);
-            break;
-          case BenchKind::kSeekRandom:
-            DoSeeks(ctx, w);
-            break;
-          case BenchKind::kReadSeq:
-            DoScan(ctx, w, /*reverse=*/false);
-            break;
-          case BenchKind::kReadReverse:
-            DoScan(ctx, w, /*reverse=*/true);
-            break;
+          case BenchKind::kReadWhileWriting: DoPointReads(ctx, w, /*missing=*/false); break;
+          case BenchKind::kReadMissing: DoPointReads(ctx, w, /*missing=*/true); break;
+          case BenchKind::kSeekRandom: DoSeeks(ctx, w); break;
+          case BenchKind::kReadSeq: DoScan(ctx, w, /*reverse=*/false); break;
+          case BenchKind::kReadReverse: DoScan(ctx, w, /*reverse=*/true); break;
           case BenchKind::kCompact:
           case BenchKind::kFlush:
-          case BenchKind::kStats:
-            break;
+          case BenchKind::kStats: break;
         }
         if (readers_left.fetch_sub(1) == 1) stop_writer.store(true);
       }

@@ -25,8 +25,7 @@ namespace sluice_bench {
 class BenchmarkRunner {
  public:
   // The engine must be configured and closed; db_path is its directory. Reports go to `out`.
-  BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path,
-                  std::FILE* out);
+  BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path, std::FILE* out);
 
   // Opens the database (destroying an old one unless --use_existing_db), runs each benchmark
   // in order, printing its report, and closes it. On an engine error, stops and returns false

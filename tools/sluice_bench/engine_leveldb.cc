@@ -5,14 +5,6 @@
 // log, and it knows only snappy. The adapter sets what LevelDB has, reports the fixed values in
 // DescribeOptions, and refuses codecs LevelDB cannot use.
 
-#include <algorithm>
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
-
 #include <fmt/format.h>
 #include <leveldb/cache.h>
 #include <leveldb/db.h>
@@ -20,6 +12,14 @@
 #include <leveldb/iterator.h>
 #include <leveldb/options.h>
 #include <leveldb/write_batch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/kv_engine.h"
@@ -109,9 +109,8 @@ class LevelDBEngine final : public KVEngine {
     options_.block_size = o.block_size;
     options_.block_restart_interval = o.block_restart_interval;
     options_.max_file_size = o.target_file_size_base;
-    options_.compression = o.compression == CompressionKind::kSnappy
-                               ? leveldb::kSnappyCompression
-                               : leveldb::kNoCompression;
+    options_.compression = o.compression == CompressionKind::kSnappy ? leveldb::kSnappyCompression
+                                                                     : leveldb::kNoCompression;
     cache_.reset(o.cache_size > 0 ? leveldb::NewLRUCache(o.cache_size) : nullptr);
     options_.block_cache = cache_.get();
     filter_.reset(o.bloom_bits > 0 ? leveldb::NewBloomFilterPolicy(o.bloom_bits) : nullptr);
@@ -196,8 +195,7 @@ class LevelDBEngine final : public KVEngine {
     return FromLevel(leveldb::DestroyDB(path, options_));
   }
 
-  EngineStatus Put(std::string_view key, std::string_view value,
-                   const WriteMode& mode) override {
+  EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) override {
     return FromLevel(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
   }
 

@@ -3,11 +3,6 @@
 // Maps every shared option onto rocksdb::Options / BlockBasedTableOptions one to one (RocksDB
 // has a knob for each), using the default skiplist memtable and leveled compaction.
 
-#include <memory>
-#include <string>
-#include <utility>
-#include <vector>
-
 #include <fmt/format.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
@@ -18,6 +13,11 @@
 #include <rocksdb/table.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/kv_engine.h"
@@ -37,14 +37,10 @@ std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.dat
 
 rocksdb::CompressionType ToRocks(CompressionKind kind) {
   switch (kind) {
-    case CompressionKind::kNone:
-      return rocksdb::kNoCompression;
-    case CompressionKind::kSnappy:
-      return rocksdb::kSnappyCompression;
-    case CompressionKind::kZstd:
-      return rocksdb::kZSTD;
-    case CompressionKind::kLz4:
-      return rocksdb::kLZ4Compression;
+    case CompressionKind::kNone: return rocksdb::kNoCompression;
+    case CompressionKind::kSnappy: return rocksdb::kSnappyCompression;
+    case CompressionKind::kZstd: return rocksdb::kZSTD;
+    case CompressionKind::kLz4: return rocksdb::kLZ4Compression;
   }
   return rocksdb::kNoCompression;
 }
@@ -146,8 +142,8 @@ class RocksDBEngine final : public KVEngine {
                            requested_.memtable)},
         {"block_size", fmt::format("{}", t.block_size), ""},
         {"block_restart_interval", fmt::format("{}", t.block_restart_interval), ""},
-        {"cache_size",
-         t.no_block_cache ? "0" : fmt::format("{}", t.block_cache->GetCapacity()), ""},
+        {"cache_size", t.no_block_cache ? "0" : fmt::format("{}", t.block_cache->GetCapacity()),
+         ""},
         {"bloom_bits", fmt::format("{}", requested_.bloom_bits), ""},
         {"compression", std::string(CompressionName(requested_.compression)), ""},
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
@@ -155,13 +151,11 @@ class RocksDBEngine final : public KVEngine {
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",
          fmt::format("{}", o.level0_file_num_compaction_trigger), ""},
-        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger),
-         ""},
+        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger), ""},
         {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
         {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
         {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
-        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier),
-         ""},
+        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier), ""},
         {"sync", requested_.sync ? "true" : "false", ""},
         {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
     };
@@ -186,8 +180,7 @@ class RocksDBEngine final : public KVEngine {
     return FromRocks(rocksdb::DestroyDB(path, options_));
   }
 
-  EngineStatus Put(std::string_view key, std::string_view value,
-                   const WriteMode& mode) override {
+  EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) override {
     return FromRocks(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
   }
 

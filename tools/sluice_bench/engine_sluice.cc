@@ -3,12 +3,12 @@
 // Every shared option is a sluice::Options field of the same meaning, so the mapping is one to
 // one; --memtable is passed through as Options::memtable.
 
+#include <fmt/format.h>
+
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/db.h"
 #include "sluice/iterator.h"
@@ -35,14 +35,10 @@ sluice::Slice ToSlice(std::string_view s) { return sluice::Slice(s.data(), s.siz
 
 sluice::CompressionType ToSluice(CompressionKind kind) {
   switch (kind) {
-    case CompressionKind::kNone:
-      return sluice::CompressionType::kNone;
-    case CompressionKind::kSnappy:
-      return sluice::CompressionType::kSnappy;
-    case CompressionKind::kZstd:
-      return sluice::CompressionType::kZstd;
-    case CompressionKind::kLz4:
-      return sluice::CompressionType::kLz4;
+    case CompressionKind::kNone: return sluice::CompressionType::kNone;
+    case CompressionKind::kSnappy: return sluice::CompressionType::kSnappy;
+    case CompressionKind::kZstd: return sluice::CompressionType::kZstd;
+    case CompressionKind::kLz4: return sluice::CompressionType::kLz4;
   }
   return sluice::CompressionType::kNone;
 }
@@ -128,13 +124,11 @@ class SluiceEngine final : public KVEngine {
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",
          fmt::format("{}", o.level0_file_num_compaction_trigger), ""},
-        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger),
-         ""},
+        {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger), ""},
         {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
         {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
         {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
-        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier),
-         ""},
+        {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier), ""},
         {"sync", requested_.sync ? "true" : "false", ""},
         {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
     };
@@ -155,8 +149,7 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(sluice::DestroyDB(path, options_));
   }
 
-  EngineStatus Put(std::string_view key, std::string_view value,
-                   const WriteMode& mode) override {
+  EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) override {
     return FromSluice(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
   }
 
@@ -164,9 +157,7 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
   }
 
-  std::unique_ptr<KVWriteBatch> NewWriteBatch() override {
-    return std::make_unique<SluiceBatch>();
-  }
+  std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<SluiceBatch>(); }
 
   EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {
     return FromSluice(db_->Write(ToWriteOptions(mode), static_cast<SluiceBatch*>(batch)->rep()));

@@ -2,11 +2,11 @@
 
 #include "sluice_bench/engine_tables.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 namespace sluice_bench {
 namespace {
@@ -57,8 +57,8 @@ std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns) 
   std::string out = FormatTable(cells);
   for (const auto& column : columns) {
     for (const OptionRow& row : column.rows) {
-      if (!row.note.empty()) out += fmt::format("  * [{}] {}: {}\n", column.engine, row.name,
-                                                row.note);
+      if (!row.note.empty())
+        out += fmt::format("  * [{}] {}: {}\n", column.engine, row.name, row.note);
     }
   }
   return out;
@@ -69,9 +69,9 @@ std::string FormatSummaryTable(const std::vector<EngineResultsColumn>& columns) 
   auto row_labels = [](const std::vector<BenchResult>& results) {
     std::vector<std::string> labels;
     for (size_t i = 0; i < results.size(); ++i) {
-      const auto occurrence = std::count_if(
-          results.begin(), results.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-          [&](const BenchResult& r) { return r.name == results[i].name; });
+      const auto occurrence =
+          std::count_if(results.begin(), results.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                        [&](const BenchResult& r) { return r.name == results[i].name; });
       labels.push_back(occurrence == 1 ? results[i].name
                                        : fmt::format("{} #{}", results[i].name, occurrence));
     }

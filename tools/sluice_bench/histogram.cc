@@ -2,12 +2,12 @@
 
 #include "sluice_bench/histogram.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace sluice_bench {
 namespace {
@@ -59,9 +59,8 @@ size_t LatencyHistogram::BucketIndex(uint64_t nanos) {
   const int exponent = std::bit_width(nanos) - 1;  // >= kFirstSplitExponent
   const int shift = exponent - kSubBucketBits;
   const uint64_t sub = (nanos >> shift) - kSubBuckets;  // in [0, kSubBuckets)
-  return static_cast<size_t>(kExactLimit +
-                             static_cast<uint64_t>(exponent - kFirstSplitExponent) * kSubBuckets +
-                             sub);
+  return static_cast<size_t>(
+      kExactLimit + static_cast<uint64_t>(exponent - kFirstSplitExponent) * kSubBuckets + sub);
 }
 
 uint64_t LatencyHistogram::BucketLower(size_t index) {
@@ -132,13 +131,14 @@ std::string LatencyHistogram::ToString() const {
   std::string out;
   out += fmt::format("Count: {} Average: {:.4f}  StdDev: {:.2f}\n", count_, Average() / 1000.0,
                      StandardDeviation() / 1000.0);
-  out += fmt::format("Min: {:.3f}  Median: {:.4f}  Max: {:.3f}\n",
-                     static_cast<double>(min()) / 1000.0, Median() / 1000.0,
-                     static_cast<double>(max_) / 1000.0);
-  out += fmt::format("Percentiles: P50: {:.2f} P75: {:.2f} P99: {:.2f} P99.9: {:.2f} "
-                     "P99.99: {:.2f}\n",
-                     Percentile(50) / 1000.0, Percentile(75) / 1000.0, Percentile(99) / 1000.0,
-                     Percentile(99.9) / 1000.0, Percentile(99.99) / 1000.0);
+  out +=
+      fmt::format("Min: {:.3f}  Median: {:.4f}  Max: {:.3f}\n", static_cast<double>(min()) / 1000.0,
+                  Median() / 1000.0, static_cast<double>(max_) / 1000.0);
+  out += fmt::format(
+      "Percentiles: P50: {:.2f} P75: {:.2f} P99: {:.2f} P99.9: {:.2f} "
+      "P99.99: {:.2f}\n",
+      Percentile(50) / 1000.0, Percentile(75) / 1000.0, Percentile(99) / 1000.0,
+      Percentile(99.9) / 1000.0, Percentile(99.99) / 1000.0);
   out += std::string(54, '-') + "\n";
   if (count_ == 0) return out;
 
@@ -149,8 +149,8 @@ std::string LatencyHistogram::ToString() const {
     if (buckets_[i] == 0) continue;
     const uint64_t lower = BucketLower(i);
     const uint64_t mid = lower + (BucketUpper(i) - lower) / 2;
-    const size_t row = static_cast<size_t>(
-        std::upper_bound(limits.begin(), limits.end(), mid) - limits.begin());
+    const size_t row =
+        static_cast<size_t>(std::upper_bound(limits.begin(), limits.end(), mid) - limits.begin());
     rows[std::min(row, rows.size() - 1)] += buckets_[i];
   }
   const double total = static_cast<double>(count_);

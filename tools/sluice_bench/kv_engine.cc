@@ -10,14 +10,10 @@ namespace sluice_bench {
 
 std::string_view CompressionName(CompressionKind kind) {
   switch (kind) {
-    case CompressionKind::kNone:
-      return "none";
-    case CompressionKind::kSnappy:
-      return "snappy";
-    case CompressionKind::kZstd:
-      return "zstd";
-    case CompressionKind::kLz4:
-      return "lz4";
+    case CompressionKind::kNone: return "none";
+    case CompressionKind::kSnappy: return "snappy";
+    case CompressionKind::kZstd: return "zstd";
+    case CompressionKind::kLz4: return "lz4";
   }
   return "none";
 }

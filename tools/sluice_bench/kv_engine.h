@@ -147,8 +147,7 @@ class KVEngine {
   // Removes the database at path. REQUIRES: closed.
   virtual EngineStatus Destroy(const std::string& path) = 0;
 
-  virtual EngineStatus Put(std::string_view key, std::string_view value,
-                           const WriteMode& mode) = 0;
+  virtual EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) = 0;
   virtual EngineStatus Delete(std::string_view key, const WriteMode& mode) = 0;
   virtual std::unique_ptr<KVWriteBatch> NewWriteBatch() = 0;
   virtual EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) = 0;

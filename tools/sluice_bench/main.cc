@@ -1,6 +1,8 @@
 // sluice_bench/main.cc — entry point: parse flags, configure every engine, print the shared
 // configuration, run the benchmarks engine after engine, then the summary and the JSON file.
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -9,8 +11,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/benchmark_runner.h"

@@ -2,14 +2,14 @@
 
 #include "sluice_bench/results_json.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <thread>
-
-#include <fmt/format.h>
 
 namespace sluice_bench {
 

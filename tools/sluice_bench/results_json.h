@@ -8,10 +8,9 @@
 #ifndef SLUICE_BENCH_RESULTS_JSON_H_
 #define SLUICE_BENCH_RESULTS_JSON_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/bench_result.h"
@@ -42,12 +41,11 @@ inline constexpr int kResultsFormatVersion = 1;
 
 nlohmann::ordered_json BenchResultToJson(const BenchResult& result);
 nlohmann::ordered_json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
-                             const std::vector<EngineRun>& runs);
+                                     const std::vector<EngineRun>& runs);
 
 // Writes the document (pretty-printed, invalid UTF-8 replaced) to path; false with *error set
 // if the file cannot be written.
-bool WriteJsonFile(const std::string& path, const nlohmann::ordered_json& doc,
-                   std::string* error);
+bool WriteJsonFile(const std::string& path, const nlohmann::ordered_json& doc, std::string* error);
 
 // The current time as "2024-05-01T12:34:56Z".
 std::string UtcTimestamp();
