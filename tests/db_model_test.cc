@@ -49,7 +49,10 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
     // The model position: model.end() means invalid.
     auto pos = model.end();
     const std::string target = RandomKey();
-    switch (rnd_.Uniform(4)) {
+    const uint64_t how = rnd_.Uniform(4);
+    SCOPED_TRACE("iterator " + std::string(snap != nullptr ? "at a snapshot" : "latest") +
+                 ", start " + std::to_string(how) + " target " + target);
+    switch (how) {
       case 0:
         it->SeekToFirst();
         pos = model.begin();
@@ -75,6 +78,7 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
       ASSERT_EQ(pos->first, it->key().ToString());
       ASSERT_EQ(pos->second, it->value().ToString());
       if (rnd_.OneIn(3)) {
+        SCOPED_TRACE("prev");
         it->Prev();
         pos = pos == model.begin() ? model.end() : std::prev(pos);
       } else {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sluice/iterator.h"
 #include "sluice/options.h"
@@ -41,8 +43,16 @@ class DB {
   // Sets *value to the value of key; NotFound if there is none.
   virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) = 0;
 
-  // An iterator over the database (initially not Valid: call a Seek first).
+  // An iterator over the database (initially not Valid: call a Seek first). It reads one
+  // consistent state: that of its snapshot, or of the moment it was created.
   virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) = 0;
+
+  // A bounded range read: appends to *result up to `limit` pairs with start <= key < end, in
+  // key order (an empty `end` means no upper bound). The pairs form one consistent state that
+  // includes every write completed before the call. For short scans under heavy writes this is
+  // cheaper than an iterator with the FloDB memory component (see docs/design.md).
+  virtual Status Scan(const ReadOptions& options, const Slice& start, const Slice& end,
+                      size_t limit, std::vector<std::pair<std::string, std::string>>* result) = 0;
 
   // A snapshot of the current state, to be passed in ReadOptions; release it with
   // ReleaseSnapshot. Versions a live snapshot needs are kept by flush and compaction.
@@ -60,6 +70,7 @@ class DB {
   //   "sluice.num-files-at-level<N>"  number of SST files at level N
   //   "sluice.memory-usage"           bytes used by the memory components
   //   "sluice.sstables"               every SST file per level with its key range
+  //   "sluice.flodb-stats"            the FloDB memory component's counters (memtable "flodb")
   virtual bool GetProperty(const Slice& property, std::string* value) = 0;
 
   // Waits for background work to stop, syncs the WAL and releases the directory lock.

@@ -45,8 +45,11 @@ struct Options {
   // Bytes of the whole memory component (every buffer level together); when it is full it
   // becomes immutable and is flushed to an L0 SST file.
   size_t write_buffer_size = 64 << 20;
-  // Name of the memory component: "skiplist" (a concurrent lock-free skiplist).
-  std::string memtable = "skiplist";
+  // Name of the memory component:
+  //   "flodb"     FloDB's two levels: a concurrent hash table (the Membuffer) drained in the
+  //               background into a sorted skiplist (the Memtable); updates in place;
+  //   "skiplist"  one concurrent lock-free skiplist, a node per version.
+  std::string memtable = "flodb";
   // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at
   // once; a writer that would exceed it waits for a flush.
   int max_write_buffer_number = 3;
@@ -56,6 +59,25 @@ struct Options {
   // (linearizable). When false they never wait and read a consistent (serializable) state that
   // may miss writes other threads completed just before (cLSM's snapshots).
   bool linearizable_snapshots = true;
+
+  // --- FloDB memory component ("flodb") ---
+  // Share of write_buffer_size given to the Membuffer (the rest is the Memtable).
+  double membuffer_fraction = 0.25;
+  // The Membuffer is partitioned by this many most significant bits of the key, so that a
+  // drained batch lands in one neighbourhood of the skiplist (0: one partition).
+  int membuffer_partition_bits = 4;
+  // Entry slots per (cache-line) bucket of the Membuffer, 1..6; a write into a full bucket
+  // goes to the Memtable.
+  int membuffer_bucket_slots = 6;
+  // Background threads draining the Membuffer into the Memtable.
+  int flodb_drain_threads = 1;
+  // false: no Membuffer (every write goes to the Memtable), for comparison.
+  bool flodb_use_membuffer = true;
+  // false: drain with one insert per entry instead of FloDB's multi-insert, for comparison.
+  bool flodb_multi_insert = true;
+  // A bounded scan (DB::Scan) that finds a newer version in its range restarts; after this many
+  // restarts it falls back to a scan that cannot be invalidated.
+  int flodb_scan_max_restarts = 3;
 
   // --- SST files ---
   // Uncompressed bytes of user data per data block.

@@ -99,7 +99,6 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
     Log(info_log_.get(), "closing WAL {} failed (its data is being flushed): {}",
         imm->log->file_name(), log_status.ToString());
   }
-  imm->rep->MarkImmutable();
   VersionEdit edit;
   uint64_t bytes = 0;
   Status s = WriteLevel0Table(imm->rep.get(), &edit, &bytes);

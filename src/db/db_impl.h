@@ -33,6 +33,7 @@
 #include "db/merge_job.h"
 #include "db/snapshot_list.h"
 #include "db/timestamp_oracle.h"
+#include "memory/flodb_stats.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
 #include "table/table_cache.h"
@@ -51,6 +52,8 @@ class DBImpl final : public DB {
   Status Write(const WriteOptions& options, WriteBatch* batch) override;
   Status Get(const ReadOptions& options, const Slice& key, std::string* value) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) override;
+  Status Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
+              std::vector<std::pair<std::string, std::string>>* result) override;
   const Snapshot* GetSnapshot() override;
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   Status Flush() override;
@@ -84,6 +87,21 @@ class DBImpl final : public DB {
 
   // --- db_read.cc ---
   std::string StatsString();
+  // The context memory components are created with (keeper, sequence counter, shared stats).
+  MemoryComponentContext ComponentContext();
+  // Prepares every memory component of sv for a scan and returns the sequence number that
+  // includes every write completed before the call (all writes at or below it are done).
+  SequenceNumber PrepareScan(SuperVersion* sv, bool allow_piggyback);
+  // Internal iterators over everything sv holds (components pinned by their iterators).
+  // guard_seq: if set, the mutable component's iterator records versions newer than it.
+  std::vector<std::unique_ptr<InternalIterator>> NewInternalIterators(SuperVersion* sv,
+                                                                      const ReadOptions& options,
+                                                                      SequenceNumber guard_seq,
+                                                                      std::string* newer_key,
+                                                                      bool* newer_seen);
+  // A bounded scan through an iterator at a fixed snapshot (no restarts).
+  Status ScanWithIterator(const ReadOptions& options, const Slice& start, const Slice& end,
+                          size_t limit, std::vector<std::pair<std::string, std::string>>* result);
   uint64_t MemoryUsage();
 
   // --- db_background.cc ---
@@ -117,6 +135,8 @@ class DBImpl final : public DB {
   std::unique_ptr<VersionSet> versions_;  // guarded by mutex_
   TimestampOracle oracle_;
   SnapshotList snapshots_;
+  // Counters of the FloDB components (shared by all of them; null for other components).
+  std::shared_ptr<FloDBStats> flodb_stats_;
   DBStats stats_;
 
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.

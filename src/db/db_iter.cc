@@ -51,7 +51,11 @@ class DBIter final : public Iterator {
     direction_ = kForward;
     ClearSaved();
     saved_key_.clear();
-    AppendInternalKey(&saved_key_, ParsedInternalKey(target, sequence_, kValueTypeForSeek));
+    // Position on the target's newest version, not on the newest one at or below sequence_:
+    // the versions in between are skipped by FindNextUserEntry, but the children see them,
+    // which a FloDB scan relies on to notice versions replaced in place (see DBImpl::Scan).
+    AppendInternalKey(&saved_key_,
+                      ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
     iter_->Seek(saved_key_);
     if (iter_->Valid()) {
       FindNextUserEntry(false);

@@ -83,10 +83,16 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
     case CompressionType::kLz4: break;
     default: return Status::InvalidArgument("Options::compression: unknown compression type");
   }
-  std::unique_ptr<MemoryComponent> probe;
-  Options small = *out;
-  small.write_buffer_size = 4096;
-  return NewMemoryComponent(small, &probe);
+  if (!(out->membuffer_fraction > 0.0 && out->membuffer_fraction <= 0.9)) {
+    return Status::InvalidArgument(fmt::format(
+        "Options::membuffer_fraction must be in (0, 0.9] (got {})", out->membuffer_fraction));
+  }
+  check("membuffer_partition_bits", static_cast<uint64_t>(out->membuffer_partition_bits), 0, 16);
+  check("membuffer_bucket_slots", static_cast<uint64_t>(out->membuffer_bucket_slots), 1, 6);
+  check("flodb_drain_threads", static_cast<uint64_t>(out->flodb_drain_threads), 1, 64);
+  check("flodb_scan_max_restarts", static_cast<uint64_t>(out->flodb_scan_max_restarts), 0, 1000);
+  if (!s.ok()) return s;
+  return ValidateMemoryComponentName(out->memtable);
 }
 
 Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
@@ -122,6 +128,7 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname)
     topts.block_cache = block_cache_.get();
   }
   table_cache_ = std::make_unique<TableCache>(dbname_, env_, topts, options_.max_open_files);
+  if (options_.memtable == "flodb") flodb_stats_ = std::make_shared<FloDBStats>();
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
   stats_.levels.resize(static_cast<size_t>(options_.num_levels));
 }
@@ -356,7 +363,7 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
     }
     last_in_file = std::max(last_in_file, seq);
     if (*mem == nullptr) {
-      s = NewMemoryComponent(options_, mem);
+      s = NewMemoryComponent(options_, ComponentContext(), mem);
       if (!s.ok()) return s;
     }
     s = WriteBatchInternal::InsertInto(&batch, mem->get());
@@ -378,6 +385,9 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
 
 Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes) {
   const uint64_t start = env_->NowMicros();
+  // No more writes: let the component gather everything where its iterator reads (FloDB drains
+  // its Membuffer). Without this the iterator may miss writes.
+  mem->MarkImmutable();
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
   MergeJobOptions job = NewMergeJobOptions();
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
@@ -409,7 +419,7 @@ MergeJobOptions DBImpl::NewMergeJobOptions() {
 
 Status DBImpl::NewMemTable(std::shared_ptr<MemTable>* result) {
   std::unique_ptr<MemoryComponent> rep;
-  Status s = NewMemoryComponent(options_, &rep);
+  Status s = NewMemoryComponent(options_, ComponentContext(), &rep);
   if (!s.ok()) return s;
   const uint64_t number = versions_->NewFileNumber();
   const std::string fname = LogFileName(dbname_, number);

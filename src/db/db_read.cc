@@ -60,54 +60,263 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
   return s;
 }
 
-std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
-  if (closed_.load(std::memory_order_acquire)) {
-    struct Closed final : public Iterator {
-      explicit Closed(Status s) : s_(std::move(s)) {}
-      bool Valid() const override { return false; }
-      void SeekToFirst() override {}
-      void SeekToLast() override {}
-      void Seek(const Slice&) override {}
-      void SeekForPrev(const Slice&) override {}
-      void Next() override {}
-      void Prev() override {}
-      Slice key() const override { return Slice(); }
-      Slice value() const override { return Slice(); }
-      Status status() const override { return s_; }
-      Status s_;
-    };
-    return std::make_unique<Closed>(Status::InvalidArgument(dbname_, "database is closed"));
+namespace {
+
+// An iterator that can only report an error.
+class ErrorIterator final : public Iterator {
+ public:
+  explicit ErrorIterator(Status s) : s_(std::move(s)) {}
+  bool Valid() const override { return false; }
+  void SeekToFirst() override {}
+  void SeekToLast() override {}
+  void Seek(const Slice&) override {}
+  void SeekForPrev(const Slice&) override {}
+  void Next() override {}
+  void Prev() override {}
+  Slice key() const override { return Slice(); }
+  Slice value() const override { return Slice(); }
+  Status status() const override { return s_; }
+
+ private:
+  Status s_;
+};
+
+// Watches the mutable component's entries for a FloDB scan: a version newer than the scan's
+// sequence number means a version the scan needs may have been replaced in place.
+class NewerVersionGuard final : public InternalIterator {
+ public:
+  NewerVersionGuard(std::unique_ptr<InternalIterator> target, SequenceNumber seq,
+                    std::string* newer_key, bool* newer_seen)
+      : target_(std::move(target)), seq_(seq), newer_key_(newer_key), newer_seen_(newer_seen) {}
+
+  bool Valid() const override { return target_->Valid(); }
+  void SeekToFirst() override {
+    target_->SeekToFirst();
+    Check();
   }
-  std::vector<std::unique_ptr<InternalIterator>> children;
-  SequenceNumber seq;
-  {
-    epoch::Guard guard;
-    SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-    // The read point is chosen after the components are pinned: every write at or below it
-    // is in one of them (a write into a newer component would have a larger sequence).
-    seq = options.snapshot != nullptr ? options.snapshot->sequence()
-                                      : oracle_.SnapshotSequence(options_.linearizable_snapshots);
-    auto add_mem = [&](const std::shared_ptr<MemTable>& m) {
-      std::unique_ptr<InternalIterator> it = m->rep->NewIterator();
-      std::shared_ptr<MemTable> pin = m;
-      it->RegisterCleanup([pin]() mutable { pin.reset(); });
-      children.push_back(std::move(it));
-    };
-    add_mem(sv->mem);
-    for (const auto& imm : sv->imms) add_mem(imm);
-    std::shared_ptr<const Version> version = sv->version;
-    const size_t first_table = children.size();
-    version->AddIterators(options, table_cache_.get(), &children);
-    if (children.size() > first_table) {
-      children[first_table]->RegisterCleanup([version]() mutable { version.reset(); });
+  void SeekToLast() override {
+    target_->SeekToLast();
+    Check();
+  }
+  void Seek(const Slice& t) override {
+    target_->Seek(t);
+    Check();
+  }
+  void Next() override {
+    target_->Next();
+    Check();
+  }
+  void Prev() override {
+    target_->Prev();
+    Check();
+  }
+  Slice key() const override { return target_->key(); }
+  Slice value() const override { return target_->value(); }
+  Status status() const override { return target_->status(); }
+
+ private:
+  void Check() {
+    if (*newer_seen_ || !target_->Valid()) return;
+    if (ExtractSequence(target_->key()) > seq_) {
+      *newer_seen_ = true;
+      const Slice user_key = ExtractUserKey(target_->key());
+      newer_key_->assign(user_key.data(), user_key.size());
     }
   }
-  return NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(), std::move(children)),
-                       seq);
+
+  std::unique_ptr<InternalIterator> target_;
+  const SequenceNumber seq_;
+  std::string* const newer_key_;
+  bool* const newer_seen_;
+};
+
+// A DB iterator that also releases a registration (the snapshot that protects its versions
+// from in-place replacement) when it is destroyed.
+class RegisteredIterator final : public Iterator {
+ public:
+  RegisteredIterator(std::unique_ptr<Iterator> target, SnapshotList* list, const Snapshot* reg)
+      : target_(std::move(target)), list_(list), reg_(reg) {}
+  ~RegisteredIterator() override {
+    target_.reset();
+    list_->Release(reg_);
+  }
+  bool Valid() const override { return target_->Valid(); }
+  void SeekToFirst() override { target_->SeekToFirst(); }
+  void SeekToLast() override { target_->SeekToLast(); }
+  void Seek(const Slice& t) override { target_->Seek(t); }
+  void SeekForPrev(const Slice& t) override { target_->SeekForPrev(t); }
+  void Next() override { target_->Next(); }
+  void Prev() override { target_->Prev(); }
+  Slice key() const override { return target_->key(); }
+  Slice value() const override { return target_->value(); }
+  Status status() const override { return target_->status(); }
+
+ private:
+  std::unique_ptr<Iterator> target_;
+  SnapshotList* const list_;
+  const Snapshot* const reg_;
+};
+
+}  // namespace
+
+MemoryComponentContext DBImpl::ComponentContext() {
+  MemoryComponentContext c;
+  c.keeper = &snapshots_;
+  c.last_sequence = [this] { return oracle_.LastSequence(); };
+  c.flodb_stats = flodb_stats_;
+  return c;
+}
+
+SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
+  bool piggybacked = false;
+  // Older components first: writers still finishing in them are older than anything new.
+  for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
+    (*it)->rep->PrepareScan(/*allow_piggyback=*/true, &piggybacked);
+  }
+  SequenceNumber seq = sv->mem->rep->PrepareScan(allow_piggyback, &piggybacked);
+  seq = std::min(seq, oracle_.LastSequence());
+  // Every write at or below seq is then in a component we read, or about to be: wait for it.
+  oracle_.WaitForWritesUpTo(seq);
+  return seq;
+}
+
+std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
+    SuperVersion* sv, const ReadOptions& options, SequenceNumber guard_seq, std::string* newer_key,
+    bool* newer_seen) {
+  std::vector<std::unique_ptr<InternalIterator>> children;
+  auto add_mem = [&](const std::shared_ptr<MemTable>& m, bool guard) {
+    std::unique_ptr<InternalIterator> it = m->rep->NewIterator();
+    if (guard) {
+      it = std::make_unique<NewerVersionGuard>(std::move(it), guard_seq, newer_key, newer_seen);
+    }
+    std::shared_ptr<MemTable> pin = m;
+    it->RegisterCleanup([pin]() mutable { pin.reset(); });
+    children.push_back(std::move(it));
+  };
+  add_mem(sv->mem, newer_seen != nullptr);
+  for (const auto& imm : sv->imms) add_mem(imm, false);
+  std::shared_ptr<const Version> version = sv->version;
+  const size_t first_table = children.size();
+  version->AddIterators(options, table_cache_.get(), &children);
+  if (children.size() > first_table) {
+    children[first_table]->RegisterCleanup([version]() mutable { version.reset(); });
+  }
+  return children;
+}
+
+std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
+  if (closed_.load(std::memory_order_acquire)) {
+    return std::make_unique<ErrorIterator>(Status::InvalidArgument(dbname_, "database is closed"));
+  }
+  epoch::Guard guard;
+  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+  const bool in_place = sv->mem->rep->ReplacesInPlace();
+  SequenceNumber seq;
+  const Snapshot* registration = nullptr;
+  if (options.snapshot != nullptr) {
+    // The snapshot protects its versions; only make them reachable by the iterators.
+    seq = options.snapshot->sequence();
+    if (in_place) PrepareScan(sv, /*allow_piggyback=*/true);
+  } else if (in_place) {
+    // Register before choosing the sequence number, so nothing the iterator needs is replaced
+    // in place while it lives (see SnapshotList).
+    registration = snapshots_.CreateProtected([&] { return PrepareScan(sv, true); });
+    seq = registration->sequence();
+  } else {
+    // The read point is chosen after the components are pinned (sv): every write at or below
+    // it is in one of them.
+    seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
+  }
+  std::unique_ptr<Iterator> it =
+      NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(),
+                                       NewInternalIterators(sv, options, 0, nullptr, nullptr)),
+                    seq);
+  if (registration == nullptr) return it;
+  return std::make_unique<RegisteredIterator>(std::move(it), &snapshots_, registration);
+}
+
+Status DBImpl::ScanWithIterator(const ReadOptions& options, const Slice& start, const Slice& end,
+                                size_t limit,
+                                std::vector<std::pair<std::string, std::string>>* result) {
+  std::unique_ptr<Iterator> it = NewIterator(options);
+  for (it->Seek(start); it->Valid() && result->size() < limit; it->Next()) {
+    if (!end.empty() && it->key().compare(end) >= 0) break;
+    result->emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  return it->status();
+}
+
+Status DBImpl::Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
+                    std::vector<std::pair<std::string, std::string>>* result) {
+  if (closed_.load(std::memory_order_acquire)) {
+    return Status::InvalidArgument(dbname_, "database is closed");
+  }
+  if (limit == 0) return Status::OK();
+  const size_t base = result->size();
+  const size_t cap = base + limit;
+  bool in_place;
+  {
+    epoch::Guard guard;
+    in_place = super_version_.load(std::memory_order_acquire)->mem->rep->ReplacesInPlace();
+  }
+  if (!in_place || options.snapshot != nullptr) {
+    return ScanWithIterator(options, start, end, cap, result);
+  }
+  if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scans);
+  // FloDB's scan (Algorithm 3): drain, take the sequence number, read; restart if a version
+  // newer than it shows up in the range read (an in-place update may have replaced one the
+  // scan needs); after too many restarts, fall back to a registered scan, which cannot be
+  // invalidated.
+  for (int restarts = 0;; restarts++) {
+    if (restarts > options_.flodb_scan_max_restarts) {
+      if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scan_fallbacks);
+      result->resize(base);
+      return ScanWithIterator(options, start, end, cap, result);
+    }
+    std::string newer_key;
+    bool newer_seen = false;
+    std::unique_ptr<Iterator> it;
+    {
+      epoch::Guard guard;
+      SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+      const SequenceNumber seq = PrepareScan(sv, /*allow_piggyback=*/true);
+      it = NewDBIterator(
+          NewMergingIterator(DefaultInternalKeyComparator(),
+                             NewInternalIterators(sv, options, seq, &newer_key, &newer_seen)),
+          seq);
+    }
+    bool exhausted = true;
+    for (it->Seek(start); it->Valid(); it->Next()) {
+      if (!end.empty() && it->key().compare(end) >= 0) break;
+      if (result->size() >= cap) {
+        exhausted = false;
+        break;
+      }
+      result->emplace_back(it->key().ToString(), it->value().ToString());
+    }
+    Status s = it->status();
+    if (!s.ok()) return s;
+    // The range actually read: up to the last pair returned, or to `end` if it ran out.
+    const bool invalidated = newer_seen && Slice(newer_key).compare(start) >= 0 &&
+                             (exhausted ? (end.empty() || Slice(newer_key).compare(end) < 0)
+                                        : Slice(newer_key).compare(result->back().first) <= 0);
+    if (!invalidated) return Status::OK();
+    if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scan_restarts);
+    result->resize(base);
+  }
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
   if (closed_.load(std::memory_order_acquire)) return nullptr;
+  bool in_place;
+  {
+    epoch::Guard guard;
+    in_place = super_version_.load(std::memory_order_acquire)->mem->rep->ReplacesInPlace();
+  }
+  if (in_place) {
+    // Linearizable, and registered before its sequence number is chosen (see SnapshotList).
+    return snapshots_.CreateProtected([this] { return oracle_.SnapshotSequence(true); });
+  }
   return snapshots_.Create(
       [this] { return oracle_.SnapshotSequence(options_.linearizable_snapshots); });
 }
@@ -151,6 +360,11 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   if (name == Slice("sstables")) {
     std::lock_guard<std::mutex> l(mutex_);
     *value = versions_->current()->DebugString();
+    return true;
+  }
+  if (name == Slice("flodb-stats")) {
+    if (flodb_stats_ == nullptr) return false;
+    *value = flodb_stats_->ToString();
     return true;
   }
   if (name == Slice("stats")) {

@@ -116,6 +116,7 @@ class Repairer {
         max_sequence_ = std::max(max_sequence_, WriteBatchInternal::Sequence(&batch));
         WriteBatchInternal::InsertInto(&batch, mem.get());
       }
+      mem->MarkImmutable();  // gathers everything where the iterator reads
       std::unique_ptr<InternalIterator> iter = mem->NewIterator();
       std::vector<FileMetaData> outputs;
       s = WriteTables(iter.get(), &outputs);

@@ -19,10 +19,37 @@ class SnapshotList::Impl final : public Snapshot {
 SnapshotList::SnapshotList() = default;
 SnapshotList::~SnapshotList() = default;
 
+const Snapshot* SnapshotList::RegisterLocked(SequenceNumber seq) {
+  list_.push_back(std::make_unique<Impl>(seq));
+  if (!any_.load(std::memory_order_relaxed) || seq > newest_.load(std::memory_order_relaxed)) {
+    newest_.store(seq, std::memory_order_seq_cst);
+  }
+  any_.store(true, std::memory_order_seq_cst);
+  return list_.back().get();
+}
+
+void SnapshotList::RecomputeNewestLocked() {
+  SequenceNumber newest = 0;
+  for (const auto& s : list_) newest = std::max<SequenceNumber>(newest, s->sequence());
+  newest_.store(newest, std::memory_order_seq_cst);
+  any_.store(!list_.empty(), std::memory_order_seq_cst);
+}
+
 const Snapshot* SnapshotList::Create(const std::function<SequenceNumber()>& pick) {
   std::lock_guard<std::mutex> l(mu_);
-  list_.push_back(std::make_unique<Impl>(pick()));
-  return list_.back().get();
+  return RegisterLocked(pick());
+}
+
+const Snapshot* SnapshotList::CreateProtected(const std::function<SequenceNumber()>& pick) {
+  pending_.fetch_add(1, std::memory_order_seq_cst);
+  const SequenceNumber seq = pick();
+  const Snapshot* result;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    result = RegisterLocked(seq);
+  }
+  pending_.fetch_sub(1, std::memory_order_seq_cst);
+  return result;
 }
 
 void SnapshotList::Release(const Snapshot* snapshot) {
@@ -32,6 +59,7 @@ void SnapshotList::Release(const Snapshot* snapshot) {
   for (auto it = list_.begin(); it != list_.end(); ++it) {
     if (it->get() == snapshot) {
       list_.erase(it);
+      RecomputeNewestLocked();
       return;
     }
   }
@@ -53,11 +81,10 @@ size_t SnapshotList::size() const {
   return list_.size();
 }
 
-SequenceNumber SnapshotList::Oldest() const {
-  std::lock_guard<std::mutex> l(mu_);
-  SequenceNumber oldest = kMaxSequenceNumber;
-  for (const auto& s : list_) oldest = std::min<SequenceNumber>(oldest, s->sequence());
-  return oldest;
+bool SnapshotList::MustKeep(SequenceNumber older, SequenceNumber newer) const {
+  if (pending_.load(std::memory_order_seq_cst) > 0) return true;
+  // Conservative: keep any version not newer than the newest registered snapshot.
+  return any_.load(std::memory_order_seq_cst) && older <= newest_.load(std::memory_order_seq_cst);
 }
 
 }  // namespace sluice

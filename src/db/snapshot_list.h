@@ -1,14 +1,25 @@
-// db/snapshot_list.h — the live snapshots of a DB.
+// db/snapshot_list.h — the live snapshots of a DB, and the VersionKeeper that memory
+// components replacing versions in place consult.
 //
-// Creation is atomic with registration: the sequence number is chosen (by the timestamp
-// oracle) while the list's mutex is held, and flushes/compactions read the list under the same
-// mutex. A flush or compaction that read the list before a snapshot was registered only
-// handles data that was complete before the snapshot's sequence number was chosen, and it
-// always keeps the newest version of each key, which is what such a snapshot reads.
+// Creation is atomic with registration for components that never replace versions: the
+// sequence number is chosen while the list's mutex is held, and flushes/compactions read the
+// list under the same mutex. A flush or compaction that read the list before a snapshot was
+// registered only handles data complete before the snapshot's sequence number was chosen, and
+// it always keeps the newest version of each key, which is what such a snapshot reads.
+//
+// For components that replace versions in place (FloDB), CreateProtected first raises a
+// "pending" count, then picks the sequence number (which may drain a Membuffer and waits for
+// writes in flight), then registers it. MustKeep answers true while anything is pending, and
+// for any version not newer than the newest registered snapshot. Ordering (all seq_cst): a
+// writer takes its sequence number before asking MustKeep; a snapshot raises pending before
+// reading the sequence counter. So a writer either sees the pending count (and keeps the old
+// version) or has a sequence number the snapshot covers (and then the snapshot reads the new
+// version, not the old one).
 
 #ifndef SLUICE_DB_SNAPSHOT_LIST_H_
 #define SLUICE_DB_SNAPSHOT_LIST_H_
 
+#include <atomic>
 #include <functional>
 #include <list>
 #include <memory>
@@ -16,32 +27,41 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "memory/memory_component.h"
 #include "sluice/snapshot.h"
 
 namespace sluice {
 
-class SnapshotList {
+class SnapshotList final : public VersionKeeper {
  public:
   SnapshotList();
-  ~SnapshotList();
+  ~SnapshotList() override;
   SnapshotList(const SnapshotList&) = delete;
   SnapshotList& operator=(const SnapshotList&) = delete;
 
   // Registers a snapshot at the sequence number pick() returns (called under the list lock).
   const Snapshot* Create(const std::function<SequenceNumber()>& pick);
-  // Unregisters and frees a snapshot from Create(). Unknown pointers are ignored.
+  // The protected protocol described above (pick() runs outside the lock).
+  const Snapshot* CreateProtected(const std::function<SequenceNumber()>& pick);
+  // Unregisters and frees a snapshot from Create. Unknown pointers are ignored.
   void Release(const Snapshot* snapshot);
 
   // Sequence numbers of the live snapshots, ascending.
   std::vector<SequenceNumber> Sequences() const;
   size_t size() const;
-  // Oldest live snapshot's sequence number, or kMaxSequenceNumber if none.
-  SequenceNumber Oldest() const;
+
+  bool MustKeep(SequenceNumber older, SequenceNumber newer) const override;
 
  private:
   class Impl;
+  const Snapshot* RegisterLocked(SequenceNumber seq);  // REQUIRES: mu_ held
+  void RecomputeNewestLocked();                        // REQUIRES: mu_ held
+
   mutable std::mutex mu_;
   std::list<std::unique_ptr<Impl>> list_;  // guarded by mu_; in creation order
+  std::atomic<int> pending_{0};
+  std::atomic<bool> any_{false};
+  std::atomic<SequenceNumber> newest_{0};
 };
 
 }  // namespace sluice

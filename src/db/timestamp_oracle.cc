@@ -99,6 +99,16 @@ SequenceNumber TimestampOracle::SnapshotSequence(bool linearizable) {
   }
 }
 
+void TimestampOracle::WaitForWritesUpTo(SequenceNumber seq) const {
+  for (int spins = 0; MinActive() <= seq; spins++) {
+    if (spins < 64) {
+      CpuRelax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
 bool TimestampOracle::IsBatchInFlight(SequenceNumber seq) const {
   // The version with this timestamp was found by the caller, so a batch that inserted it had
   // raised batches_in_flight_ before: seeing 0 means it has finished.

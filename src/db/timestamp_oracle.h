@@ -51,6 +51,9 @@ class TimestampOracle {
   // linearizable: also wait until every write that started before the call is covered.
   SequenceNumber SnapshotSequence(bool linearizable);
 
+  // Waits until no write with a timestamp <= seq is in flight.
+  void WaitForWritesUpTo(SequenceNumber seq) const;
+
   // True if seq is the timestamp of a multi-entry batch that is still being applied.
   bool IsBatchInFlight(SequenceNumber seq) const;
 

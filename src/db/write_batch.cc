@@ -142,7 +142,10 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
     }
     updates.resize(out);
   }
-  for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value);
+  // Readers skip a multi-update batch's versions until it is complete (see TimestampOracle), so
+  // the versions it replaces must stay readable; the same test as the write path's.
+  const bool keep_older = Count(b) > 1;
+  for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value, keep_older);
   return Status::OK();
 }
 

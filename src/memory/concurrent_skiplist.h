@@ -94,6 +94,43 @@ class ConcurrentSkipList {
     return true;
   }
 
+  // Statistics of FindOrInsert / MultiFindOrInsert (for FloDB's "path reuse" figures).
+  struct InsertStats {
+    uint64_t keys = 0;           // keys looked up
+    uint64_t inserted = 0;       // of which linked as new nodes
+    uint64_t hops = 0;           // next pointers followed while searching
+    uint64_t levels_reused = 0;  // levels whose search started at the previous key's predecessor
+  };
+
+  // Returns the key of the node equal to `probe` (a key in the list's format), linking a new
+  // node first if there is none: make_node() must return a key from AllocateKey, equal to
+  // probe. make_node is called only when needed (at most once). Thread-safe, lock-free.
+  template <typename MakeNode>
+  const char* FindOrInsert(const char* probe, MakeNode&& make_node, InsertStats* stats = nullptr) {
+    Node* prev[kMaxHeight];
+    Node* next[kMaxHeight];
+    for (int i = 0; i < kMaxHeight; i++) prev[i] = head_;
+    return FindOrInsertFrom(probe, make_node, prev, next, /*reuse=*/false, stats);
+  }
+
+  // FloDB's multi-insert: FindOrInsert for probes[0..n), which must be sorted ascending and
+  // distinct. The search for each probe starts from the predecessors found for the previous one
+  // wherever they are further along (path sharing), so a batch of neighbouring keys costs far
+  // fewer hops than n separate inserts. Concurrent with inserts and reads like FindOrInsert;
+  // each element is linked atomically, the batch as a whole is not. out[i] receives the key of
+  // the node of probes[i].
+  template <typename MakeNodeAt>
+  void MultiFindOrInsert(const char* const* probes, size_t n, MakeNodeAt&& make_node_at,
+                         const char** out, InsertStats* stats = nullptr) {
+    Node* prev[kMaxHeight];
+    Node* next[kMaxHeight];
+    for (int i = 0; i < kMaxHeight; i++) prev[i] = head_;
+    for (size_t i = 0; i < n; i++) {
+      auto make_node = [&] { return make_node_at(i); };
+      out[i] = FindOrInsertFrom(probes[i], make_node, prev, next, /*reuse=*/i > 0, stats);
+    }
+  }
+
   bool Contains(const char* key) const {
     Node* x = FindGreaterOrEqual(key);
     return x != nullptr && cmp_(key, x->Key()) == 0;
@@ -181,7 +218,7 @@ class ConcurrentSkipList {
   // Sets *out_prev to the last node at `level` (starting from `before`, which must be less
   // than key) whose key is < key, and *out_next to its successor (>= key, or null).
   void FindSpliceForLevel(const char* key, Node* before, int level, Node** out_prev,
-                          Node** out_next) const {
+                          Node** out_next, InsertStats* stats = nullptr) const {
     Node* x = before;
     for (;;) {
       Node* next = x->Next(level);
@@ -190,8 +227,61 @@ class ConcurrentSkipList {
         *out_next = next;
         return;
       }
+      if (stats != nullptr) stats->hops++;
       x = next;
     }
+  }
+
+  // Core of FindOrInsert / MultiFindOrInsert. prev[] holds, per level, a node known to be
+  // before the probe (the head, or the previous probe's predecessor: nodes are never removed,
+  // so it stays a valid lower bound). On return prev[]/next[] bracket the probe at every level.
+  template <typename MakeNode>
+  const char* FindOrInsertFrom(const char* probe, MakeNode& make_node, Node** prev, Node** next,
+                               bool reuse, InsertStats* stats) {
+    if (stats != nullptr) stats->keys++;
+    int max_height = max_height_.load(std::memory_order_relaxed);
+    Node* before = head_;
+    for (int level = kMaxHeight - 1; level >= 0; level--) {
+      if (level >= max_height) {
+        prev[level] = head_;
+        next[level] = nullptr;
+        continue;
+      }
+      // Start from whichever is further along: the node found on the level above, or the
+      // previous probe's predecessor on this level (path sharing).
+      Node* start = before;
+      if (reuse && prev[level] != head_ &&
+          (before == head_ || cmp_(prev[level]->Key(), before->Key()) > 0)) {
+        start = prev[level];
+        if (stats != nullptr) stats->levels_reused++;
+      }
+      FindSpliceForLevel(probe, start, level, &prev[level], &next[level], stats);
+      before = prev[level];
+    }
+    if (next[0] != nullptr && cmp_(next[0]->Key(), probe) == 0) return next[0]->Key();
+
+    Node* x = Node::FromKey(make_node());
+    const int height = static_cast<int>(x->height);
+    while (height > max_height) {
+      if (max_height_.compare_exchange_weak(max_height, height, std::memory_order_relaxed)) {
+        max_height = height;
+        break;
+      }
+    }
+    for (int level = 0; level < height; level++) {
+      for (;;) {
+        if (level == 0 && next[0] != nullptr && cmp_(next[0]->Key(), probe) == 0) {
+          return next[0]->Key();  // a concurrent insert won; our node stays unlinked
+        }
+        x->SetNextRelaxed(level, next[level]);
+        if (prev[level]->CasNext(level, next[level], x)) break;
+        FindSpliceForLevel(probe, prev[level], level, &prev[level], &next[level], stats);
+      }
+    }
+    if (stats != nullptr) stats->inserted++;
+    // The new node is now the predecessor bound for the next (larger) probe.
+    for (int level = 0; level < height; level++) prev[level] = x;
+    return x->Key();
   }
 
   Node* FindGreaterOrEqual(const char* key) const {

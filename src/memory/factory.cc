@@ -7,6 +7,7 @@
 
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
+#include "memory/two_level.h"
 
 namespace sluice {
 
@@ -14,13 +15,28 @@ namespace {
 
 struct Registration {
   const char* name;
-  std::function<std::unique_ptr<MemoryComponent>(const Options&)> make;
+  std::function<std::unique_ptr<MemoryComponent>(const Options&, const MemoryComponentContext&)>
+      make;
 };
 
 const std::vector<Registration>& Registry() {
   static const std::vector<Registration>* registry = new std::vector<Registration>{
+      {"flodb",
+       [](const Options& o, const MemoryComponentContext& c) {
+         FloDBOptions f;
+         f.write_buffer_size = o.write_buffer_size;
+         f.membuffer_fraction = o.membuffer_fraction;
+         f.partition_bits = o.membuffer_partition_bits;
+         f.bucket_slots = o.membuffer_bucket_slots;
+         f.drain_threads = o.flodb_drain_threads;
+         f.use_membuffer = o.flodb_use_membuffer;
+         f.multi_insert = o.flodb_multi_insert;
+         return std::make_unique<TwoLevelComponent>(f, c);
+       }},
       {"skiplist",
-       [](const Options& o) { return std::make_unique<SkipListRep>(o.write_buffer_size); }},
+       [](const Options& o, const MemoryComponentContext& c) {
+         return std::make_unique<SkipListRep>(o.write_buffer_size, c.last_sequence);
+       }},
   };
   return *registry;
 }
@@ -42,16 +58,36 @@ std::string KnownMemoryComponents() {
   return names;
 }
 
-Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponent>* result) {
+SequenceNumber MemoryComponent::PrepareScan(bool /*allow_piggyback*/, bool* piggybacked) {
+  *piggybacked = false;
+  return kMaxSequenceNumber;
+}
+
+Status NewMemoryComponent(const Options& options, const MemoryComponentContext& context,
+                          std::unique_ptr<MemoryComponent>* result) {
+  MemoryComponentContext filled = context;
+  if (!filled.last_sequence) filled.last_sequence = [] { return kMaxSequenceNumber; };
   for (const Registration& r : Registry()) {
     if (options.memtable == r.name) {
-      *result = r.make(options);
+      *result = r.make(options, filled);
       return Status::OK();
     }
   }
   return Status::InvalidArgument(
       "Options::memtable: unknown memory component '" + options.memtable + "'",
       "known: " + KnownMemoryComponents());
+}
+
+Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponent>* result) {
+  return NewMemoryComponent(options, MemoryComponentContext(), result);
+}
+
+Status ValidateMemoryComponentName(const std::string& name) {
+  for (const Registration& r : Registry()) {
+    if (name == r.name) return Status::OK();
+  }
+  return Status::InvalidArgument("Options::memtable: unknown memory component '" + name + "'",
+                                 "known: " + KnownMemoryComponents());
 }
 
 }  // namespace sluice

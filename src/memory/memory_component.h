@@ -8,11 +8,14 @@
 // Contract:
 //   * Add() is safe for many concurrent callers and concurrent readers. The pair (key, seq) is
 //     unique: the engine never adds the same key twice with one sequence number.
-//   * Get() returns the version of `key` with the largest sequence number <= read_seq.
+//   * Get() returns the version of `key` with the largest sequence number <= read_seq among
+//     the versions kept. Every version is kept unless the component replaces versions in
+//     place (ReplacesInPlace), and then only a version the VersionKeeper says no reader needs
+//     is dropped.
 //   * Iterators yield internal keys in InternalKeyComparator order (user key ascending,
 //     sequence descending). An iterator over a component that is still receiving writes sees
-//     every version added before it was created and possibly some added later (weak
-//     consistency); readers filter by sequence number.
+//     every version that the last PrepareScan (or MarkImmutable) made reachable, and possibly
+//     some added later (weak consistency); readers filter by sequence number.
 //   * ApproximateMemoryUsage() counts every byte the component holds, metadata included.
 //   * Nothing is freed while a reader may still see it: components are destroyed through the
 //     epoch mechanism (util/epoch.h) or when the last iterator over them is gone.
@@ -22,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +37,28 @@
 #include "table/internal_iterator.h"
 
 namespace sluice {
+
+// Tells components that replace versions in place whether a reader may still need a version.
+// Implemented by the DB's snapshot registry; lock-free.
+class VersionKeeper {
+ public:
+  virtual ~VersionKeeper() = default;
+  // True if a live snapshot or iterator (or one being created) may read the version with
+  // sequence `older` once a version with sequence `newer` exists: the older must be kept.
+  virtual bool MustKeep(SequenceNumber older, SequenceNumber newer) const = 0;
+};
+
+struct FloDBStats;
+
+// What a component may need from the DB that creates it.
+struct MemoryComponentContext {
+  // Null: no reader ever needs an older version (every replacement may drop it).
+  const VersionKeeper* keeper = nullptr;
+  // The newest sequence number handed out so far.
+  std::function<SequenceNumber()> last_sequence;
+  // Counters shared by the DB's FloDB components (null: the component keeps its own).
+  std::shared_ptr<FloDBStats> flodb_stats;
+};
 
 // What Get() found.
 struct MemoryLookup {
@@ -48,7 +74,10 @@ class MemoryComponent {
   // The registered name ("skiplist", ...).
   virtual const char* Name() const = 0;
 
-  virtual void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value) = 0;
+  // keep_older: the write is one update of a multi-update batch; the key's previous version
+  // must stay readable (readers skip a batch's versions until the whole batch is applied).
+  virtual void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
+                   bool keep_older = false) = 0;
 
   // True if a version of key with sequence <= read_seq exists (filled into *result).
   virtual bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) = 0;
@@ -62,8 +91,20 @@ class MemoryComponent {
   // Versions added so far.
   virtual uint64_t NumEntries() const = 0;
 
-  // Called once, after the last Add(), when the component becomes immutable.
+  // Called after the last Add(), before the component is flushed: afterwards NewIterator()
+  // sees every version. Idempotent.
   virtual void MarkImmutable() {}
+
+  // True if Add may replace a version in place. The DB then makes snapshots and iterators
+  // register before they choose their sequence number, so the keeper protects their versions.
+  virtual bool ReplacesInPlace() const { return false; }
+
+  // Prepares a scan: once it returns, every version with sequence <= the returned number that
+  // is in this component is reachable through NewIterator(), and the DB must still wait for
+  // writes at or below it that are in flight. Components whose versions are always reachable
+  // return last_sequence(). allow_piggyback: a preparation that started after this call may
+  // be shared instead of running a new one (*piggybacked is then set).
+  virtual SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked);
 
   // Component-specific statistics for GetProperty ("" if none).
   virtual std::string StatsString() const { return std::string(); }
@@ -71,7 +112,13 @@ class MemoryComponent {
 
 // Creates the memory component named options.memtable, with options.write_buffer_size as its
 // budget. InvalidArgument naming the option if the name is unknown.
+Status NewMemoryComponent(const Options& options, const MemoryComponentContext& context,
+                          std::unique_ptr<MemoryComponent>* result);
+// The same with a default context (tests, tools, recovery).
 Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponent>* result);
+
+// OK if `name` is a known memory component, else InvalidArgument naming Options::memtable.
+Status ValidateMemoryComponentName(const std::string& name);
 
 // Names accepted by NewMemoryComponent, comma-separated (for messages and docs).
 std::string KnownMemoryComponents();

@@ -37,10 +37,13 @@ size_t ArenaBlockSizeFor(size_t write_buffer_size) {
   return std::clamp<size_t>(write_buffer_size / 16, 1 << 10, 4 << 20);
 }
 
-SkipListRep::SkipListRep(size_t write_buffer_size)
-    : arena_(ArenaBlockSizeFor(write_buffer_size)), list_(EntryComparator(), &arena_) {}
+SkipListRep::SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> last_sequence)
+    : arena_(ArenaBlockSizeFor(write_buffer_size)),
+      list_(EntryComparator(), &arena_),
+      last_sequence_(std::move(last_sequence)) {}
 
-void SkipListRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value) {
+void SkipListRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
+                      bool /*keep_older: versions are never replaced here*/) {
   const size_t size = EncodedEntrySize(key, value);
   char* entry = list_.AllocateKey(size);
   EncodeEntry(entry, seq, type, key, value);

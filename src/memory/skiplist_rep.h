@@ -18,14 +18,19 @@ namespace sluice {
 
 class SkipListRep final : public MemoryComponent {
  public:
-  explicit SkipListRep(size_t write_buffer_size);
+  SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> last_sequence);
 
   const char* Name() const override { return "skiplist"; }
-  void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value) override;
+  void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
+           bool keep_older) override;
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
   size_t ApproximateMemoryUsage() const override { return arena_.MemoryUsage() + sizeof(*this); }
   uint64_t NumEntries() const override { return entries_.load(std::memory_order_relaxed); }
+  SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked) override {
+    *piggybacked = false;
+    return last_sequence_();  // every version is always in the skiplist
+  }
 
   using List = ConcurrentSkipList<EntryComparator>;
 
@@ -33,6 +38,7 @@ class SkipListRep final : public MemoryComponent {
   ConcurrentArena arena_;
   List list_;
   std::atomic<uint64_t> entries_{0};
+  const std::function<SequenceNumber()> last_sequence_;
 };
 
 // Arena block size for a component with the given budget: large enough to amortise block

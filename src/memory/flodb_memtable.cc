@@ -1,0 +1,360 @@
+// memory/flodb_memtable.cc — see flodb_memtable.h for the invariants.
+
+#include "memory/flodb_memtable.h"
+
+#include <cstring>
+#include <new>
+
+#include "util/coding.h"
+#include "util/cpu.h"
+#include "util/epoch.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr uintptr_t kMarked = 1;
+
+using Version = FloDBMemtable::Version;
+
+Version* Ptr(uintptr_t raw) { return reinterpret_cast<Version*>(raw & ~kMarked); }
+
+std::atomic<uintptr_t>* HeadOf(const char* node_key) {
+  return reinterpret_cast<std::atomic<uintptr_t>*>(const_cast<char*>(node_key));
+}
+
+Slice UserKeyOf(const char* node_key) {
+  uint32_t len;
+  const char* p = GetVarint32Ptr(node_key + 8, node_key + 13, &len);
+  return Slice(p, len);
+}
+
+size_t Charge(const Version* v) { return sizeof(Version) + v->value_size + 16; }
+
+void DeleteVersion(void* p) {
+  Version* v = static_cast<Version*>(p);
+  v->~Version();
+  ::operator delete(p);
+}
+
+}  // namespace
+
+int FloDBMemtable::NodeKeyComparator::operator()(const char* a, const char* b) const {
+  return UserKeyOf(a).compare(UserKeyOf(b));
+}
+
+FloDBMemtable::FloDBMemtable(size_t arena_block_size, KeepFn keep, FloDBStats* stats)
+    : arena_(arena_block_size),
+      list_(NodeKeyComparator(), &arena_),
+      keep_(std::move(keep)),
+      stats_(stats) {}
+
+FloDBMemtable::~FloDBMemtable() {
+  // Not concurrent with anything: free every version still linked.
+  List::Iterator it(&list_);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    Version* v = Ptr(HeadOf(it.key())->load(std::memory_order_relaxed));
+    while (v != nullptr) {
+      Version* older = Ptr(v->older.load(std::memory_order_relaxed));
+      DeleteVersion(v);
+      v = older;
+    }
+  }
+}
+
+Version* FloDBMemtable::NewVersion(const Update& u) {
+  void* mem = ::operator new(sizeof(Version) + u.value.size());
+  auto* v = new (mem) Version;
+  v->trailer = PackSequenceAndType(u.sequence, u.type);
+  v->older.store(0, std::memory_order_relaxed);
+  v->value_size = static_cast<uint32_t>(u.value.size());
+  v->keep_older = u.keep_older;
+  std::memcpy(reinterpret_cast<char*>(v + 1), u.value.data(), u.value.size());
+  version_bytes_.fetch_add(Charge(v), std::memory_order_relaxed);
+  versions_.fetch_add(1, std::memory_order_relaxed);
+  stats_->versions_added.fetch_add(1, std::memory_order_relaxed);
+  return v;
+}
+
+void FloDBMemtable::FreeVersion(Version* v) {
+  version_bytes_.fetch_sub(Charge(v), std::memory_order_relaxed);
+  versions_.fetch_sub(1, std::memory_order_relaxed);
+  DeleteVersion(v);
+}
+
+void FloDBMemtable::EncodeProbe(const Slice& key, std::string* probe) {
+  probe->assign(8, '\0');
+  PutVarint32(probe, static_cast<uint32_t>(key.size()));
+  probe->append(key.data(), key.size());
+}
+
+const char* FloDBMemtable::MakeNode(const Slice& key) {
+  const size_t size = 8 + VarintLength(key.size()) + key.size();
+  char* mem = list_.AllocateKey(size);
+  new (mem) std::atomic<uintptr_t>(0);
+  char* p = EncodeVarint32(mem + 8, static_cast<uint32_t>(key.size()));
+  std::memcpy(p, key.data(), key.size());
+  return mem;
+}
+
+const char* FloDBMemtable::FindNode(const Slice& key) const {
+  thread_local std::string probe;
+  EncodeProbe(key, &probe);
+  List::Iterator it(&list_);
+  it.Seek(probe.data());
+  if (!it.Valid() || UserKeyOf(it.key()) != key) return nullptr;
+  return it.key();
+}
+
+void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
+  const SequenceNumber seq = v->sequence();
+  for (;;) {
+    // acquire: see the fields of the versions we are about to read.
+    const uintptr_t h_raw = head->load(std::memory_order_acquire);
+    Version* h = Ptr(h_raw);
+    if (h == nullptr || seq > h->sequence()) {
+      // v becomes the newest version.
+      const bool drop = h != nullptr && !v->keep_older && !keep_(h->sequence(), seq);
+      if (!drop) {
+        v->older.store(h_raw, std::memory_order_relaxed);
+        uintptr_t expected = h_raw;
+        // release: publishes v's fields with the pointer.
+        if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
+                                          std::memory_order_release, std::memory_order_relaxed)) {
+          if (h != nullptr) stats_->versions_kept.fetch_add(1, std::memory_order_relaxed);
+          return;
+        }
+        continue;
+      }
+      // Replace h in place: mark h's older link so nothing is inserted below h meanwhile.
+      uintptr_t n = h->older.load(std::memory_order_acquire);
+      if ((n & kMarked) != 0) {
+        CpuRelax();  // another writer is replacing h
+        continue;
+      }
+      if (!h->older.compare_exchange_strong(n, n | kMarked, std::memory_order_acq_rel)) continue;
+      v->older.store(n, std::memory_order_relaxed);
+      uintptr_t expected = h_raw;
+      if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
+                                        std::memory_order_release, std::memory_order_relaxed)) {
+        version_bytes_.fetch_sub(Charge(h), std::memory_order_relaxed);
+        versions_.fetch_sub(1, std::memory_order_relaxed);
+        stats_->in_place_updates.fetch_add(1, std::memory_order_relaxed);
+        // Readers inside an epoch section may still be on h: free it after they leave.
+        epoch::Retire(h, &DeleteVersion);
+        return;
+      }
+      h->older.store(n, std::memory_order_release);  // unmark and retry
+      continue;
+    }
+    if (seq == h->sequence()) {  // the same version again (e.g. drained and pushed down)
+      FreeVersion(v);
+      return;
+    }
+    // v is older than the newest: find its place in the chain.
+    std::atomic<uintptr_t>* link = &h->older;
+    Version* newer = h;
+    bool restart = false;
+    for (;;) {
+      const uintptr_t n_raw = link->load(std::memory_order_acquire);
+      if ((n_raw & kMarked) != 0) {
+        restart = true;  // h is being replaced: start over from the head
+        break;
+      }
+      Version* n = Ptr(n_raw);
+      if (n == nullptr || seq > n->sequence()) {
+        if (!keep_(seq, newer->sequence())) {
+          // No reader can need a version this old: the newer one hides it from all of them.
+          stats_->overtaken_dropped.fetch_add(1, std::memory_order_relaxed);
+          FreeVersion(v);
+          return;
+        }
+        v->older.store(n_raw, std::memory_order_relaxed);
+        uintptr_t expected = n_raw;
+        if (link->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
+                                          std::memory_order_release, std::memory_order_relaxed)) {
+          return;
+        }
+        restart = true;
+        break;
+      }
+      if (seq == n->sequence()) {
+        FreeVersion(v);
+        return;
+      }
+      newer = n;
+      link = &n->older;
+    }
+    if (restart) continue;
+  }
+}
+
+void FloDBMemtable::Apply(const Update& u) {
+  thread_local std::string probe;
+  EncodeProbe(u.key, &probe);
+  List::InsertStats local;
+  const char* node = list_.FindOrInsert(
+      probe.data(), [&] { return MakeNode(u.key); }, &local);
+  stats_->single_insert_keys.fetch_add(1, std::memory_order_relaxed);
+  stats_->single_insert_hops.fetch_add(local.hops, std::memory_order_relaxed);
+  ApplyToNode(HeadOf(node), NewVersion(u));
+}
+
+void FloDBMemtable::MultiApply(const Update* updates, size_t n) {
+  if (n == 0) return;
+  thread_local std::vector<std::string> probe_storage;
+  thread_local std::vector<const char*> probes;
+  thread_local std::vector<const char*> nodes;
+  if (probe_storage.size() < n) probe_storage.resize(n);
+  probes.resize(n);
+  nodes.resize(n);
+  for (size_t i = 0; i < n; i++) {
+    EncodeProbe(updates[i].key, &probe_storage[i]);
+    probes[i] = probe_storage[i].data();
+  }
+  List::InsertStats local;
+  list_.MultiFindOrInsert(
+      probes.data(), n, [&](size_t i) { return MakeNode(updates[i].key); }, nodes.data(), &local);
+  for (size_t i = 0; i < n; i++) ApplyToNode(HeadOf(nodes[i]), NewVersion(updates[i]));
+  stats_->multi_insert_batches.fetch_add(1, std::memory_order_relaxed);
+  stats_->multi_insert_keys.fetch_add(n, std::memory_order_relaxed);
+  stats_->multi_insert_hops.fetch_add(local.hops, std::memory_order_relaxed);
+  stats_->multi_insert_levels_reused.fetch_add(local.levels_reused, std::memory_order_relaxed);
+}
+
+bool FloDBMemtable::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
+  const char* node = FindNode(key);
+  if (node == nullptr) return false;
+  for (Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire)); v != nullptr;
+       v = Ptr(v->older.load(std::memory_order_acquire))) {
+    if (v->sequence() <= read_seq) {
+      result->sequence = v->sequence();
+      result->type = v->type();
+      if (v->type() == kTypeValue) {
+        result->value.assign(v->value().data(), v->value().size());
+      } else {
+        result->value.clear();
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+SequenceNumber FloDBMemtable::NewestSequence(const Slice& key) const {
+  const char* node = FindNode(key);
+  if (node == nullptr) return 0;
+  Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire));
+  return v == nullptr ? 0 : v->sequence();
+}
+
+// Positions are (node, trailer): nodes are never freed, versions are found again by trailer on
+// every move, inside an epoch section, and copied out.
+class FloDBMemtableIterator final : public InternalIterator {
+ public:
+  explicit FloDBMemtableIterator(const FloDBMemtable::List* list) : it_(list) {}
+
+  bool Valid() const override { return valid_; }
+  Slice key() const override { return key_; }
+  Slice value() const override { return value_; }
+  Status status() const override { return Status::OK(); }
+
+  void SeekToFirst() override {
+    epoch::Guard guard;
+    it_.SeekToFirst();
+    SettleForward();
+  }
+  void SeekToLast() override {
+    epoch::Guard guard;
+    it_.SeekToLast();
+    SettleBackward();
+  }
+  void Seek(const Slice& target) override {
+    epoch::Guard guard;
+    const Slice user_key = ExtractUserKey(target);
+    const uint64_t trailer = ExtractTrailer(target);
+    std::string probe(8, '\0');
+    PutVarint32(&probe, static_cast<uint32_t>(user_key.size()));
+    probe.append(user_key.data(), user_key.size());
+    it_.Seek(probe.data());
+    // Internal order puts larger trailers first: the first version with trailer <= target's.
+    if (it_.Valid() && UserKeyOf(it_.key()) == user_key) {
+      if (LandOn([&](uint64_t t) { return t <= trailer; }, /*first=*/true)) return;
+      it_.Next();
+    }
+    SettleForward();
+  }
+  void Next() override {
+    epoch::Guard guard;
+    const uint64_t current = trailer_;
+    if (LandOn([&](uint64_t t) { return t < current; }, /*first=*/true)) return;
+    it_.Next();
+    SettleForward();
+  }
+  void Prev() override {
+    epoch::Guard guard;
+    const uint64_t current = trailer_;
+    if (LandOn([&](uint64_t t) { return t > current; }, /*first=*/false)) return;
+    it_.Prev();
+    SettleBackward();
+  }
+
+ private:
+  // On the current node, lands on the first (or last) version in chain order whose trailer
+  // satisfies pred. False if there is none.
+  template <typename Pred>
+  bool LandOn(Pred pred, bool first) {
+    const Version* found = nullptr;
+    for (const Version* v = Ptr(HeadOf(it_.key())->load(std::memory_order_acquire)); v != nullptr;
+         v = Ptr(v->older.load(std::memory_order_acquire))) {
+      if (pred(v->trailer)) {
+        found = v;
+        if (first) break;
+      }
+    }
+    if (found == nullptr) return false;
+    Set(found);
+    return true;
+  }
+
+  // The newest version of the first node with one, from the current node on.
+  void SettleForward() {
+    for (; it_.Valid(); it_.Next()) {
+      const Version* v = Ptr(HeadOf(it_.key())->load(std::memory_order_acquire));
+      if (v != nullptr) {
+        Set(v);
+        return;
+      }
+    }
+    valid_ = false;
+  }
+
+  // The oldest version of the last node with one, from the current node back.
+  void SettleBackward() {
+    for (; it_.Valid(); it_.Prev()) {
+      if (LandOn([](uint64_t) { return true; }, /*first=*/false)) return;
+    }
+    valid_ = false;
+  }
+
+  void Set(const Version* v) {
+    valid_ = true;
+    trailer_ = v->trailer;
+    const Slice user_key = UserKeyOf(it_.key());
+    key_.assign(user_key.data(), user_key.size());
+    PutFixed64(&key_, trailer_);
+    value_.assign(v->value().data(), v->value().size());
+  }
+
+  FloDBMemtable::List::Iterator it_;
+  bool valid_ = false;
+  uint64_t trailer_ = 0;
+  std::string key_;
+  std::string value_;
+};
+
+std::unique_ptr<InternalIterator> FloDBMemtable::NewIterator() const {
+  return std::make_unique<FloDBMemtableIterator>(&list_);
+}
+
+}  // namespace sluice

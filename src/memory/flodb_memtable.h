@@ -1,0 +1,118 @@
+// memory/flodb_memtable.h — FloDB's Memtable: a lock-free skiplist with one node per user key,
+// each node holding a chain of versions, newest first.
+//
+// A write of a key that is already present replaces the newest version in place (one CAS on the
+// node's head; the replaced version is retired through epoch reclamation) unless a reader may
+// still need it — keep(older_seq, newer_seq) says so, or the write belongs to a multi-update
+// batch — in which case the old version stays in the chain behind the new one. A version older
+// than the newest (a writer that was overtaken) is linked at its place in the chain if a reader
+// may need it, and dropped otherwise. Nodes are never removed.
+//
+// Chain invariants and memory ordering:
+//   * Sequence numbers strictly decrease along a chain; versions are immutable once linked,
+//     except for their `older` link.
+//   * A version is published by a release CAS (on the node's head or a predecessor's `older`)
+//     after its fields are written; readers follow links with acquire loads.
+//   * Only the head is ever unlinked. Before unlinking it, the replacer marks the head's `older`
+//     link (low bit), so a concurrent insert below the head (a CAS on that link) fails and
+//     retries; the mark is cleared if the head CAS then fails.
+// MultiApply is FloDB's multi-insert: a sorted batch of distinct keys is located with path
+// sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is applied as above.
+
+#ifndef SLUICE_MEMORY_FLODB_MEMTABLE_H_
+#define SLUICE_MEMORY_FLODB_MEMTABLE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "memory/concurrent_skiplist.h"
+#include "memory/flodb_stats.h"
+#include "memory/memory_component.h"
+#include "util/arena.h"
+
+namespace sluice {
+
+class FloDBMemtable {
+ public:
+  // Whether a version with sequence `older` must stay readable once one with `newer` exists.
+  using KeepFn = std::function<bool(SequenceNumber older, SequenceNumber newer)>;
+
+  struct Update {
+    Slice key;
+    SequenceNumber sequence;
+    ValueType type;
+    Slice value;
+    bool keep_older;  // part of a multi-update batch: never replace the previous version
+  };
+
+  // stats: shared counters, not owned (must outlive the memtable).
+  FloDBMemtable(size_t arena_block_size, KeepFn keep, FloDBStats* stats);
+  ~FloDBMemtable();
+  FloDBMemtable(const FloDBMemtable&) = delete;
+  FloDBMemtable& operator=(const FloDBMemtable&) = delete;
+
+  // Thread-safe, lock-free.
+  void Apply(const Update& u);
+  // REQUIRES: updates sorted by key ascending, keys distinct.
+  void MultiApply(const Update* updates, size_t n);
+
+  // The newest version of key with sequence <= read_seq. REQUIRES: inside an epoch section.
+  bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const;
+  // Sequence number of the key's newest version (0 if none). REQUIRES: epoch section.
+  SequenceNumber NewestSequence(const Slice& key) const;
+
+  // Every version, in internal-key order. Each move copies the entry it lands on, so the
+  // iterator is safe without holding an epoch section between calls.
+  std::unique_ptr<InternalIterator> NewIterator() const;
+
+  size_t ApproximateMemoryUsage() const {
+    return arena_.MemoryUsage() + version_bytes_.load(std::memory_order_relaxed);
+  }
+  uint64_t NumVersions() const { return versions_.load(std::memory_order_relaxed); }
+
+  // Node keys: [8-byte version-chain head][varint32 key length][key bytes].
+  struct NodeKeyComparator {
+    int operator()(const char* a, const char* b) const;
+  };
+  using List = ConcurrentSkipList<NodeKeyComparator>;
+
+  struct Version;
+
+ private:
+  friend class FloDBMemtableIterator;
+
+  Version* NewVersion(const Update& u);
+  void FreeVersion(Version* v);
+  // Links v into the chain whose head is at `head` (see the chain invariants).
+  void ApplyToNode(std::atomic<uintptr_t>* head, Version* v);
+  const char* MakeNode(const Slice& key);
+  static void EncodeProbe(const Slice& key, std::string* probe);
+  const char* FindNode(const Slice& key) const;
+
+  ConcurrentArena arena_;
+  List list_;
+  KeepFn keep_;
+  std::atomic<size_t> version_bytes_{0};
+  std::atomic<uint64_t> versions_{0};
+  FloDBStats* const stats_;
+};
+
+struct FloDBMemtable::Version {
+  uint64_t trailer;              // sequence << 8 | type
+  std::atomic<uintptr_t> older;  // Version* | kMarked
+  uint32_t value_size;
+  bool keep_older;
+
+  SequenceNumber sequence() const { return trailer >> 8; }
+  ValueType type() const { return static_cast<ValueType>(trailer & 0xff); }
+  Slice value() const { return Slice(reinterpret_cast<const char*>(this + 1), value_size); }
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_MEMORY_FLODB_MEMTABLE_H_

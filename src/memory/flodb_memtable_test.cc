@@ -1,0 +1,210 @@
+// Tests of FloDB's Memtable: version chains (in-place replacement, versions kept for readers,
+// overtaken writes), the iterator against a model, and multi-insert against a reference
+// (simple inserts): same resulting contents, also concurrently with simple inserts.
+
+#include "memory/flodb_memtable.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "memory/flodb_stats.h"
+#include "util/epoch.h"
+#include "util/random.h"
+
+namespace sluice {
+
+namespace {
+
+std::string Key(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%06d", i);
+  return buf;
+}
+
+// All internal keys with their values, in iterator order.
+std::vector<std::pair<std::string, std::string>> Dump(const FloDBMemtable& m) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = m.NewIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(FloDBMemtable, InPlaceUnlessAReaderNeedsTheOldVersion) {
+  FloDBStats stats;
+  SequenceNumber protect_up_to = 0;
+  FloDBMemtable m(
+      64 << 10, [&](SequenceNumber older, SequenceNumber) { return older <= protect_up_to; },
+      &stats);
+  m.Apply({"k", 1, kTypeValue, "v1", false});
+  m.Apply({"k", 2, kTypeValue, "v2", false});  // v1 not needed: replaced
+  EXPECT_EQ(1u, m.NumVersions());
+  EXPECT_EQ(1u, stats.in_place_updates.load());
+  protect_up_to = 2;
+  m.Apply({"k", 3, kTypeValue, "v3", false});  // v2 needed by a reader: kept
+  EXPECT_EQ(2u, m.NumVersions());
+  m.Apply({"k", 4, kTypeDeletion, "", true});  // part of a batch: keeps v3 whatever the keeper
+  protect_up_to = 0;
+  EXPECT_EQ(3u, m.NumVersions());
+  epoch::Guard guard;
+  MemoryLookup r;
+  ASSERT_TRUE(m.Get("k", 2, &r));
+  EXPECT_EQ("v2", r.value);
+  ASSERT_TRUE(m.Get("k", 3, &r));
+  EXPECT_EQ("v3", r.value);
+  ASSERT_TRUE(m.Get("k", 100, &r));
+  EXPECT_EQ(kTypeDeletion, r.type);
+  EXPECT_FALSE(m.Get("k", 1, &r));  // v1 was replaced in place
+  EXPECT_FALSE(m.Get("other", 100, &r));
+}
+
+TEST(FloDBMemtable, OvertakenWritesAreLinkedInOrderOrDropped) {
+  FloDBStats stats;
+  bool keep = true;
+  FloDBMemtable m(
+      64 << 10, [&](SequenceNumber, SequenceNumber) { return keep; }, &stats);
+  m.Apply({"k", 10, kTypeValue, "v10", false});
+  m.Apply({"k", 5, kTypeValue, "v5", false});   // overtaken, kept
+  m.Apply({"k", 7, kTypeValue, "v7", false});   // between
+  m.Apply({"k", 7, kTypeValue, "dup", false});  // the same version again: ignored
+  keep = false;
+  m.Apply({"k", 6, kTypeValue, "v6", false});  // overtaken, nobody needs it: dropped
+  EXPECT_EQ(1u, stats.overtaken_dropped.load());
+  auto all = Dump(m);
+  ASSERT_EQ(3u, all.size());
+  EXPECT_EQ("v10", all[0].second);
+  EXPECT_EQ("v7", all[1].second);
+  EXPECT_EQ("v5", all[2].second);
+}
+
+TEST(FloDBMemtable, IteratorMatchesAModelUnderRandomMoves) {
+  FloDBStats stats;
+  FloDBMemtable m(
+      64 << 10, [](SequenceNumber, SequenceNumber) { return true; }, &stats);
+  Random rnd(7);
+  std::vector<std::string> model;  // internal keys
+  std::map<std::string, std::string> values;
+  std::set<std::pair<int, SequenceNumber>> used;
+  for (int i = 0; i < 3000; i++) {
+    const int k = static_cast<int>(rnd.Uniform(300));
+    const SequenceNumber seq = 1 + rnd.Uniform(100000);
+    if (!used.insert({k, seq}).second) continue;
+    const ValueType type = rnd.OneIn(5) ? kTypeDeletion : kTypeValue;
+    const std::string value = type == kTypeValue ? "v" + std::to_string(i) : "";
+    m.Apply({Key(k), seq, type, value, false});
+    InternalKey ikey(Key(k), seq, type);
+    model.push_back(ikey.Encode().ToString());
+    values[model.back()] = value;
+  }
+  const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
+  std::sort(model.begin(), model.end(),
+            [&](const std::string& a, const std::string& b) { return icmp->Compare(a, b) < 0; });
+  ASSERT_EQ(model.size(), Dump(m).size());
+  auto it = m.NewIterator();
+  for (int trial = 0; trial < 500; trial++) {
+    size_t pos;
+    switch (rnd.Uniform(3)) {
+      case 0:
+        it->SeekToFirst();
+        pos = 0;
+        break;
+      case 1:
+        it->SeekToLast();
+        pos = model.size() - 1;
+        break;
+      default: {
+        InternalKey target(Key(static_cast<int>(rnd.Uniform(310))), rnd.Uniform(100000),
+                           kValueTypeForSeek);
+        it->Seek(target.Encode());
+        pos = std::lower_bound(model.begin(), model.end(), target.Encode().ToString(),
+                               [&](const std::string& a, const std::string& b) {
+                                 return icmp->Compare(a, b) < 0;
+                               }) -
+              model.begin();
+      }
+    }
+    for (int step = 0; step < 30; step++) {
+      ASSERT_EQ(pos < model.size(), it->Valid()) << "trial " << trial << " step " << step;
+      if (!it->Valid()) break;
+      ASSERT_EQ(model[pos], it->key().ToString()) << "trial " << trial << " step " << step;
+      ASSERT_EQ(values[model[pos]], it->value().ToString());
+      if (rnd.OneIn(2)) {
+        it->Prev();
+        pos = pos == 0 ? model.size() : pos - 1;
+      } else {
+        it->Next();
+        pos++;
+      }
+    }
+  }
+}
+
+// Multi-insert must leave exactly what one insert per key leaves, over random and clustered
+// batches, also while other threads insert concurrently.
+class MultiInsertTest : public ::testing::TestWithParam<bool /*clustered*/> {};
+
+TEST_P(MultiInsertTest, SameContentsAsSimpleInsertsAlsoConcurrently) {
+  const bool clustered = GetParam();
+  FloDBStats stats_a, stats_b;
+  auto keep_all = [](SequenceNumber, SequenceNumber) { return true; };
+  FloDBMemtable multi(64 << 10, keep_all, &stats_a);
+  FloDBMemtable simple(64 << 10, keep_all, &stats_b);
+  Random rnd(clustered ? 11 : 12);
+  SequenceNumber seq = 0;
+  std::vector<std::vector<FloDBMemtable::Update>> batches;
+  std::vector<std::string> storage;
+  storage.reserve(200000);
+  for (int b = 0; b < 300; b++) {
+    std::set<int> keys;
+    const int base = static_cast<int>(rnd.Uniform(50000));
+    const int n = 1 + static_cast<int>(rnd.Uniform(40));
+    while (static_cast<int>(keys.size()) < n) {
+      keys.insert(clustered ? base + static_cast<int>(rnd.Uniform(2 * n))
+                            : static_cast<int>(rnd.Uniform(60000)));
+    }
+    std::vector<FloDBMemtable::Update> batch;
+    for (int k : keys) {
+      storage.push_back(Key(k));
+      batch.push_back({storage.back(), ++seq, kTypeValue, storage.back(), false});
+    }
+    batches.push_back(std::move(batch));
+  }
+  // Concurrent simple inserts into the multi-inserted table, mirrored into the reference.
+  std::vector<FloDBMemtable::Update> extra;
+  for (int i = 0; i < 5000; i++) {
+    storage.push_back(Key(70000 + i * 3));
+    extra.push_back({storage.back(), 1000000 + static_cast<SequenceNumber>(i), kTypeValue,
+                     storage.back(), false});
+  }
+  std::thread other([&] {
+    for (const auto& u : extra) multi.Apply(u);
+  });
+  for (const auto& batch : batches) multi.MultiApply(batch.data(), batch.size());
+  other.join();
+  for (const auto& batch : batches) {
+    for (const auto& u : batch) simple.Apply(u);
+  }
+  for (const auto& u : extra) simple.Apply(u);
+  EXPECT_EQ(Dump(simple), Dump(multi));
+  EXPECT_GT(stats_a.multi_insert_keys.load(), 0u);
+  if (clustered) {
+    // Path sharing pays off on neighbouring keys: fewer hops per key than simple inserts.
+    const double multi_hops = static_cast<double>(stats_a.multi_insert_hops.load()) /
+                              static_cast<double>(stats_a.multi_insert_keys.load());
+    const double simple_hops = static_cast<double>(stats_b.single_insert_hops.load()) /
+                               static_cast<double>(stats_b.single_insert_keys.load());
+    EXPECT_LT(multi_hops, simple_hops);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Batches, MultiInsertTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "clustered" : "random"; });
+
+}  // namespace sluice

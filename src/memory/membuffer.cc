@@ -1,0 +1,149 @@
+// memory/membuffer.cc — see membuffer.h.
+
+#include "memory/membuffer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "util/hash.h"
+
+namespace sluice {
+
+MembufferEntry* MembufferEntry::New(uint64_t hash, SequenceNumber seq, ValueType type,
+                                    const Slice& key, const Slice& value) {
+  void* mem = ::operator new(sizeof(MembufferEntry) + key.size() + value.size());
+  auto* e = new (mem) MembufferEntry;
+  e->hash = hash;
+  e->trailer = PackSequenceAndType(seq, type);
+  e->key_size = static_cast<uint32_t>(key.size());
+  e->value_size = static_cast<uint32_t>(value.size());
+  char* data = reinterpret_cast<char*>(e + 1);
+  std::memcpy(data, key.data(), key.size());
+  std::memcpy(data + key.size(), value.data(), value.size());
+  return e;
+}
+
+void MembufferEntry::Free(void* entry) {
+  static_cast<MembufferEntry*>(entry)->~MembufferEntry();
+  ::operator delete(entry);
+}
+
+namespace {
+
+size_t BucketCount(size_t capacity, size_t partitions) {
+  // Sized for entries of ~128 bytes at about half the slots when the byte budget is reached:
+  // buckets rarely fill unless keys are skewed towards few partitions.
+  size_t per_partition = std::max<size_t>(capacity / 128 / 3 / partitions, 1);
+  return per_partition;
+}
+
+}  // namespace
+
+Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
+    : capacity_(capacity),
+      partition_bits_(partition_bits),
+      partitions_(size_t{1} << partition_bits),
+      buckets_per_partition_(BucketCount(capacity, size_t{1} << partition_bits)),
+      slots_(std::clamp(slots_per_bucket, 1, kMaxSlots)),
+      buckets_(new Bucket[partitions_ * buckets_per_partition_]),
+      table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this)) {
+  for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
+    for (auto& slot : buckets_[i].slots) slot.store(nullptr, std::memory_order_relaxed);
+  }
+}
+
+Membuffer::~Membuffer() {
+  // Not concurrent with anything (the component is being destroyed after a grace period).
+  for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
+    for (auto& slot : buckets_[i].slots) {
+      MembufferEntry* e = slot.load(std::memory_order_relaxed);
+      if (e != nullptr) MembufferEntry::Free(e);
+    }
+  }
+}
+
+uint64_t Membuffer::HashKey(const Slice& key) { return Hash64(key); }
+
+uint64_t Membuffer::PartitionOf(const Slice& key) const {
+  if (partition_bits_ == 0) return 0;
+  // The first 8 bytes of the key, big-endian (zero-padded): its most significant bits.
+  uint64_t prefix = 0;
+  const size_t n = std::min<size_t>(key.size(), 8);
+  for (size_t i = 0; i < 8; i++) {
+    prefix = (prefix << 8) | (i < n ? static_cast<unsigned char>(key[i]) : 0);
+  }
+  return prefix >> (64 - partition_bits_);
+}
+
+Membuffer::Bucket* Membuffer::BucketFor(const Slice& key, uint64_t hash) const {
+  const uint64_t partition = PartitionOf(key);
+  return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
+}
+
+bool Membuffer::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result,
+                    bool* shadowed) const {
+  *shadowed = false;
+  const Bucket* b = BucketFor(key, hash);
+  for (int i = 0; i < slots_; i++) {
+    // acquire: pairs with the release store that published the entry.
+    const MembufferEntry* e = b->slots[i].load(std::memory_order_acquire);
+    if (e == nullptr || e->hash != hash || e->key() != key) continue;
+    if (e->sequence() > read_seq) {
+      *shadowed = true;
+      return false;
+    }
+    result->sequence = e->sequence();
+    result->type = e->type();
+    if (e->type() == kTypeValue) {
+      result->value.assign(e->value().data(), e->value().size());
+    } else {
+      result->value.clear();
+    }
+    return true;
+  }
+  return false;
+}
+
+const MembufferEntry* Membuffer::Find(const Slice& key, uint64_t hash) const {
+  const Bucket* b = BucketFor(key, hash);
+  for (int i = 0; i < slots_; i++) {
+    const MembufferEntry* e = b->slots[i].load(std::memory_order_acquire);
+    if (e != nullptr && e->hash == hash && e->key() == key) return e;
+  }
+  return nullptr;
+}
+
+void Membuffer::CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out) {
+  Bucket* first = &buckets_[partition * buckets_per_partition_];
+  for (size_t i = 0; i < buckets_per_partition_; i++) {
+    Bucket* b = first + i;
+    for (int s = 0; s < slots_; s++) {
+      MembufferEntry* e = b->slots[s].load(std::memory_order_acquire);
+      // The exchange makes this drainer the entry's only mover.
+      if (e != nullptr && !e->draining.load(std::memory_order_relaxed) &&
+          !e->draining.exchange(true, std::memory_order_acq_rel)) {
+        out->push_back(e);
+      }
+    }
+  }
+}
+
+bool Membuffer::RemoveDrained(MembufferEntry* entry) {
+  Bucket* b = BucketFor(entry->key(), entry->hash);
+  Lock(b);
+  for (int i = 0; i < slots_; i++) {
+    if (b->slots[i].load(std::memory_order_relaxed) == entry) {
+      b->slots[i].store(nullptr, std::memory_order_release);
+      if (entry->sequence() > b->max_out_seq) b->max_out_seq = entry->sequence();
+      entry_bytes_.fetch_sub(entry->Charge(), std::memory_order_relaxed);
+      entries_.fetch_sub(1, std::memory_order_relaxed);
+      Unlock(b);
+      return true;
+    }
+  }
+  Unlock(b);
+  return false;
+}
+
+}  // namespace sluice

@@ -1,0 +1,191 @@
+// memory/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that absorbs
+// writes before they are drained into the sorted Memtable.
+//
+// Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock word, the largest
+// sequence number that ever left the bucket (max_out_seq), and up to six entry slots. Writers
+// take the bucket's lock for the few instructions of an update; readers never lock (they load
+// slots with acquire and read immutable entries). A bucket with no free slot makes an add fail
+// (the write then goes to the Memtable). Buckets are grouped into 2^partition_bits partitions
+// by the most significant bits of the key, so that one partition's entries, drained and
+// sorted together, land in one neighbourhood of the skiplist.
+//
+// Invariants (with the Memtable below it, see two_level.h):
+//   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
+//     under the bucket lock, and the displaced entry is retired through epoch reclamation.
+//   * The entry of a key is newer than every version of that key below the Membuffer. Hence an
+//     add is refused (kLate) when its sequence number is not above the bucket's max_out_seq or
+//     the Membuffer's floor: a newer version may have left this bucket for the Memtable.
+//   * A drained entry is inserted into the Memtable before it leaves its slot (and raises
+//     max_out_seq), so a reader always finds it in one of the two.
+//   * Drainers mark an entry (draining flag) before moving it: no two drainers move it.
+
+#ifndef SLUICE_MEMORY_MEMBUFFER_H_
+#define SLUICE_MEMORY_MEMBUFFER_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "memory/memory_component.h"
+#include "util/cpu.h"
+
+namespace sluice {
+
+// One key's newest version in the Membuffer. Allocated with New, freed with Free (through
+// epoch reclamation once published).
+struct MembufferEntry {
+  uint64_t hash;
+  uint64_t trailer;  // sequence << 8 | type
+  std::atomic<bool> draining{false};
+  bool keep_older = false;  // part of a multi-update batch: never replace older versions
+  uint32_t key_size;
+  uint32_t value_size;
+
+  static MembufferEntry* New(uint64_t hash, SequenceNumber seq, ValueType type, const Slice& key,
+                             const Slice& value);
+  static void Free(void* entry);
+
+  Slice key() const { return Slice(data(), key_size); }
+  Slice value() const { return Slice(data() + key_size, value_size); }
+  SequenceNumber sequence() const { return trailer >> 8; }
+  ValueType type() const { return static_cast<ValueType>(trailer & 0xff); }
+  // Bytes this entry accounts for (header, key, value, allocator overhead estimate).
+  size_t Charge() const { return sizeof(MembufferEntry) + key_size + value_size + 16; }
+
+ private:
+  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+};
+
+class Membuffer {
+ public:
+  static constexpr int kMaxSlots = 6;
+
+  // capacity: bytes of entries before adds fail. slots_per_bucket in [1, 6]. floor: adds with a
+  // sequence number <= floor are refused (kLate); see two_level.cc for why a new Membuffer has
+  // one. SetFloor must be called once before any add succeeds.
+  Membuffer(size_t capacity, int partition_bits, int slots_per_bucket);
+  ~Membuffer();
+  Membuffer(const Membuffer&) = delete;
+  Membuffer& operator=(const Membuffer&) = delete;
+
+  void SetFloor(SequenceNumber floor) { floor_.store(floor, std::memory_order_release); }
+  SequenceNumber floor() const { return floor_.load(std::memory_order_acquire); }
+
+  enum class AddResult {
+    kAdded,     // a new entry
+    kReplaced,  // replaced the key's older entry (*displaced is set)
+    kOlder,     // the key's entry is newer: the caller applies this version below
+    kLate,      // refused: a newer version of the key may be below (see the invariants)
+    kFull,      // the bucket (or the byte budget) is full
+  };
+
+  // Adds `fresh`. When it replaces an entry, push_down(old) runs under the bucket lock before
+  // the slot changes if must_keep(old, fresh) says a reader may still need the old version, so
+  // that no reader misses it; the displaced entry is returned in *displaced for the caller to
+  // retire. On kOlder / kLate / kFull the caller keeps ownership of `fresh`.
+  template <typename MustKeep, typename PushDown>
+  AddResult Add(MembufferEntry* fresh, MustKeep&& must_keep, PushDown&& push_down,
+                MembufferEntry** displaced);
+
+  // The key's entry if its sequence is <= read_seq. *shadowed: an entry exists but is newer.
+  bool Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result,
+           bool* shadowed) const;
+
+  // The entry of a key (for read-modify-write), or null.
+  const MembufferEntry* Find(const Slice& key, uint64_t hash) const;
+
+  size_t partitions() const { return partitions_; }
+  // Marks and appends to *out every unmarked entry of the partition.
+  void CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out);
+  // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed,
+  // in which case the caller retires it. False: an update replaced it (and retired it).
+  bool RemoveDrained(MembufferEntry* entry);
+
+  size_t EntryBytes() const { return entry_bytes_.load(std::memory_order_relaxed); }
+  size_t ApproximateMemoryUsage() const { return table_bytes_ + EntryBytes(); }
+  bool IsEmpty() const { return entries_.load(std::memory_order_acquire) == 0; }
+  uint64_t NumEntries() const { return entries_.load(std::memory_order_relaxed); }
+
+  uint64_t PartitionOf(const Slice& key) const;
+  static uint64_t HashKey(const Slice& key);
+
+ private:
+  struct alignas(kCacheLineSize) Bucket {
+    std::atomic<uint32_t> lock{0};
+    uint32_t unused = 0;
+    SequenceNumber max_out_seq = 0;  // guarded by lock
+    std::atomic<MembufferEntry*> slots[kMaxSlots];
+  };
+  static_assert(sizeof(Bucket) == kCacheLineSize, "a bucket is one cache line");
+
+  Bucket* BucketFor(const Slice& key, uint64_t hash) const;
+  static void Lock(Bucket* b) {
+    // acquire: the critical section sees the previous holder's writes.
+    while (b->lock.exchange(1, std::memory_order_acquire) != 0) CpuRelax();
+  }
+  static void Unlock(Bucket* b) { b->lock.store(0, std::memory_order_release); }
+
+  const size_t capacity_;
+  const int partition_bits_;
+  const size_t partitions_;
+  const size_t buckets_per_partition_;
+  const int slots_;
+  std::unique_ptr<Bucket[]> buckets_;
+  const size_t table_bytes_;
+  std::atomic<SequenceNumber> floor_{kMaxSequenceNumber};
+  std::atomic<size_t> entry_bytes_{0};
+  std::atomic<uint64_t> entries_{0};
+};
+
+template <typename MustKeep, typename PushDown>
+Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
+                                    PushDown&& push_down, MembufferEntry** displaced) {
+  *displaced = nullptr;
+  Bucket* b = BucketFor(fresh->key(), fresh->hash);
+  const SequenceNumber seq = fresh->sequence();
+  Lock(b);
+  int free_slot = -1;
+  for (int i = 0; i < slots_; i++) {
+    MembufferEntry* e = b->slots[i].load(std::memory_order_relaxed);
+    if (e == nullptr) {
+      if (free_slot < 0) free_slot = i;
+      continue;
+    }
+    if (e->hash != fresh->hash || e->key() != fresh->key()) continue;
+    if (seq <= e->sequence()) {
+      Unlock(b);
+      return AddResult::kOlder;
+    }
+    // In-place update. The old version goes below first if a reader may need it.
+    if (fresh->keep_older || must_keep(*e, *fresh)) push_down(*e);
+    entry_bytes_.fetch_add(fresh->Charge(), std::memory_order_relaxed);
+    entry_bytes_.fetch_sub(e->Charge(), std::memory_order_relaxed);
+    // release: readers that acquire the slot see the whole entry.
+    b->slots[i].store(fresh, std::memory_order_release);
+    Unlock(b);
+    *displaced = e;
+    return AddResult::kReplaced;
+  }
+  if (seq <= b->max_out_seq || seq <= floor_.load(std::memory_order_acquire)) {
+    Unlock(b);
+    return AddResult::kLate;
+  }
+  if (free_slot < 0 || entry_bytes_.load(std::memory_order_relaxed) >= capacity_) {
+    // The write goes below: later, older writes of keys of this bucket must follow it there.
+    if (seq > b->max_out_seq) b->max_out_seq = seq;
+    Unlock(b);
+    return AddResult::kFull;
+  }
+  entry_bytes_.fetch_add(fresh->Charge(), std::memory_order_relaxed);
+  entries_.fetch_add(1, std::memory_order_relaxed);
+  b->slots[free_slot].store(fresh, std::memory_order_release);
+  Unlock(b);
+  return AddResult::kAdded;
+}
+
+}  // namespace sluice
+
+#endif  // SLUICE_MEMORY_MEMBUFFER_H_
