@@ -1,6 +1,6 @@
-// db/db_stats.h — counters the DB keeps for GetProperty("sluice.stats") and tools. Updated with
-// relaxed atomics (they order nothing); per-level compaction figures are guarded by the DB
-// mutex.
+// db/db_stats.h — counters the DB keeps for GetProperty("sluice.stats") and tools. Relaxed
+// atomics (they order nothing); the ones every read or write bumps are sharded per thread;
+// per-level compaction figures are guarded by the DB mutex.
 
 #ifndef SLUICE_DB_DB_STATS_H_
 #define SLUICE_DB_DB_STATS_H_
@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdint>
 #include <vector>
+
+#include "util/sharded_counter.h"
 
 namespace sluice {
 
@@ -20,12 +22,12 @@ struct LevelCompactionStats {
 };
 
 struct DBStats {
-  std::atomic<uint64_t> writes{0};              // Write() calls that succeeded
-  std::atomic<uint64_t> keys_written{0};        // updates in those writes
-  std::atomic<uint64_t> user_bytes_written{0};  // key + value bytes of those updates
-  std::atomic<uint64_t> wal_bytes_written{0};
-  std::atomic<uint64_t> gets{0};
-  std::atomic<uint64_t> get_hits{0};
+  ShardedCounter writes;              // Write() calls that succeeded
+  ShardedCounter keys_written;        // updates in those writes
+  ShardedCounter user_bytes_written;  // key + value bytes of those updates
+  ShardedCounter wal_bytes_written;
+  ShardedCounter gets;
+  ShardedCounter get_hits;
   std::atomic<uint64_t> flushes{0};
   std::atomic<uint64_t> flush_bytes{0};
   std::atomic<uint64_t> flush_micros{0};
@@ -42,9 +44,11 @@ struct DBStats {
   static void Add(std::atomic<uint64_t>* counter, uint64_t n) {
     counter->fetch_add(n, std::memory_order_relaxed);
   }
+  static void Add(ShardedCounter* counter, uint64_t n) { counter->Add(n); }
   static uint64_t Get(const std::atomic<uint64_t>& counter) {
     return counter.load(std::memory_order_relaxed);
   }
+  static uint64_t Get(const ShardedCounter& counter) { return counter.Get(); }
 };
 
 }  // namespace sluice

@@ -72,7 +72,7 @@ Version* FloDBMemtable::NewVersion(const Update& u) {
   std::memcpy(reinterpret_cast<char*>(v + 1), u.value.data(), u.value.size());
   version_bytes_.fetch_add(Charge(v), std::memory_order_relaxed);
   versions_.fetch_add(1, std::memory_order_relaxed);
-  stats_->versions_added.fetch_add(1, std::memory_order_relaxed);
+  stats_->versions_added.Add(1);
   return v;
 }
 
@@ -121,7 +121,7 @@ void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
         // release: publishes v's fields with the pointer.
         if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
                                           std::memory_order_release, std::memory_order_relaxed)) {
-          if (h != nullptr) stats_->versions_kept.fetch_add(1, std::memory_order_relaxed);
+          if (h != nullptr) stats_->versions_kept.Add(1);
           return;
         }
         continue;
@@ -139,7 +139,7 @@ void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
                                         std::memory_order_release, std::memory_order_relaxed)) {
         version_bytes_.fetch_sub(Charge(h), std::memory_order_relaxed);
         versions_.fetch_sub(1, std::memory_order_relaxed);
-        stats_->in_place_updates.fetch_add(1, std::memory_order_relaxed);
+        stats_->in_place_updates.Add(1);
         // Readers inside an epoch section may still be on h: free it after they leave.
         epoch::Retire(h, &DeleteVersion);
         return;
@@ -165,7 +165,7 @@ void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
       if (n == nullptr || seq > n->sequence()) {
         if (!keep_(seq, newer->sequence())) {
           // No reader can need a version this old: the newer one hides it from all of them.
-          stats_->overtaken_dropped.fetch_add(1, std::memory_order_relaxed);
+          stats_->overtaken_dropped.Add(1);
           FreeVersion(v);
           return;
         }
@@ -195,8 +195,8 @@ void FloDBMemtable::Apply(const Update& u) {
   List::InsertStats local;
   const char* node = list_.FindOrInsert(
       probe.data(), [&] { return MakeNode(u.key); }, &local);
-  stats_->single_insert_keys.fetch_add(1, std::memory_order_relaxed);
-  stats_->single_insert_hops.fetch_add(local.hops, std::memory_order_relaxed);
+  stats_->single_insert_keys.Add(1);
+  stats_->single_insert_hops.Add(local.hops);
   ApplyToNode(HeadOf(node), NewVersion(u));
 }
 
@@ -216,10 +216,10 @@ void FloDBMemtable::MultiApply(const Update* updates, size_t n) {
   list_.MultiFindOrInsert(
       probes.data(), n, [&](size_t i) { return MakeNode(updates[i].key); }, nodes.data(), &local);
   for (size_t i = 0; i < n; i++) ApplyToNode(HeadOf(nodes[i]), NewVersion(updates[i]));
-  stats_->multi_insert_batches.fetch_add(1, std::memory_order_relaxed);
-  stats_->multi_insert_keys.fetch_add(n, std::memory_order_relaxed);
-  stats_->multi_insert_hops.fetch_add(local.hops, std::memory_order_relaxed);
-  stats_->multi_insert_levels_reused.fetch_add(local.levels_reused, std::memory_order_relaxed);
+  stats_->multi_insert_batches.Add(1);
+  stats_->multi_insert_keys.Add(n);
+  stats_->multi_insert_hops.Add(local.hops);
+  stats_->multi_insert_levels_reused.Add(local.levels_reused);
 }
 
 bool FloDBMemtable::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
@@ -252,11 +252,12 @@ SequenceNumber FloDBMemtable::NewestSequence(const Slice& key) const {
 // every move, inside an epoch section, and copied out.
 class FloDBMemtableIterator final : public InternalIterator {
  public:
-  explicit FloDBMemtableIterator(const FloDBMemtable::List* list) : it_(list) {}
+  FloDBMemtableIterator(const FloDBMemtable::List* list, bool stable)
+      : it_(list), stable_(stable) {}
 
   bool Valid() const override { return valid_; }
   Slice key() const override { return key_; }
-  Slice value() const override { return value_; }
+  Slice value() const override { return stable_ ? stable_value_ : Slice(value_); }
   Status status() const override { return Status::OK(); }
 
   void SeekToFirst() override {
@@ -343,18 +344,24 @@ class FloDBMemtableIterator final : public InternalIterator {
     const Slice user_key = UserKeyOf(it_.key());
     key_.assign(user_key.data(), user_key.size());
     PutFixed64(&key_, trailer_);
-    value_.assign(v->value().data(), v->value().size());
+    if (stable_) {
+      stable_value_ = v->value();
+    } else {
+      value_.assign(v->value().data(), v->value().size());
+    }
   }
 
   FloDBMemtable::List::Iterator it_;
+  const bool stable_;
+  Slice stable_value_;
   bool valid_ = false;
   uint64_t trailer_ = 0;
   std::string key_;
   std::string value_;
 };
 
-std::unique_ptr<InternalIterator> FloDBMemtable::NewIterator() const {
-  return std::make_unique<FloDBMemtableIterator>(&list_);
+std::unique_ptr<InternalIterator> FloDBMemtable::NewIterator(bool stable) const {
+  return std::make_unique<FloDBMemtableIterator>(&list_, stable);
 }
 
 }  // namespace sluice

@@ -68,7 +68,9 @@ class FloDBMemtable {
 
   // Every version, in internal-key order. Each move copies the entry it lands on, so the
   // iterator is safe without holding an epoch section between calls.
-  std::unique_ptr<InternalIterator> NewIterator() const;
+  // stable: no version will ever be replaced again (no more writes), so the iterator may point
+  // into the versions instead of copying them.
+  std::unique_ptr<InternalIterator> NewIterator(bool stable = false) const;
 
   size_t ApproximateMemoryUsage() const {
     return arena_.MemoryUsage() + version_bytes_.load(std::memory_order_relaxed);

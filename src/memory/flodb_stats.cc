@@ -8,7 +8,7 @@ namespace sluice {
 
 namespace {
 
-uint64_t Get(const std::atomic<uint64_t>& c) { return c.load(std::memory_order_relaxed); }
+uint64_t Get(const ShardedCounter& c) { return c.Get(); }
 
 double Ratio(uint64_t a, uint64_t b) {
   return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);

@@ -47,7 +47,9 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
       buckets_per_partition_(BucketCount(capacity, size_t{1} << partition_bits)),
       slots_(std::clamp(slots_per_bucket, 1, kMaxSlots)),
       buckets_(new Bucket[partitions_ * buckets_per_partition_]),
-      table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this)) {
+      table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
+                   partitions_ * sizeof(PartitionStats)),
+      stats_(new PartitionStats[partitions_]) {
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) slot.store(nullptr, std::memory_order_relaxed);
   }
@@ -76,9 +78,27 @@ uint64_t Membuffer::PartitionOf(const Slice& key) const {
   return prefix >> (64 - partition_bits_);
 }
 
-Membuffer::Bucket* Membuffer::BucketFor(const Slice& key, uint64_t hash) const {
-  const uint64_t partition = PartitionOf(key);
-  return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
+size_t Membuffer::EntryBytes() const {
+  int64_t sum = 0;
+  for (size_t p = 0; p < partitions_; p++) sum += stats_[p].bytes.load(std::memory_order_relaxed);
+  return sum > 0 ? static_cast<size_t>(sum) : 0;
+}
+
+uint64_t Membuffer::NumEntries() const {
+  int64_t sum = 0;
+  for (size_t p = 0; p < partitions_; p++) {
+    sum += stats_[p].entries.load(std::memory_order_relaxed);
+  }
+  return sum > 0 ? static_cast<uint64_t>(sum) : 0;
+}
+
+bool Membuffer::IsEmpty() const {
+  // acquire: pairs with the release of RemoveDrained's bucket unlock; once every partition
+  // reads zero after the last add has finished, every entry has been removed.
+  for (size_t p = 0; p < partitions_; p++) {
+    if (stats_[p].entries.load(std::memory_order_acquire) != 0) return false;
+  }
+  return true;
 }
 
 bool Membuffer::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result,
@@ -130,14 +150,17 @@ void Membuffer::CollectForDrain(size_t partition, std::vector<MembufferEntry*>* 
 }
 
 bool Membuffer::RemoveDrained(MembufferEntry* entry) {
-  Bucket* b = BucketFor(entry->key(), entry->hash);
+  const uint64_t partition = PartitionOf(entry->key());
+  Bucket* b = BucketIn(partition, entry->hash);
   Lock(b);
   for (int i = 0; i < slots_; i++) {
     if (b->slots[i].load(std::memory_order_relaxed) == entry) {
       b->slots[i].store(nullptr, std::memory_order_release);
       if (entry->sequence() > b->max_out_seq) b->max_out_seq = entry->sequence();
-      entry_bytes_.fetch_sub(entry->Charge(), std::memory_order_relaxed);
-      entries_.fetch_sub(1, std::memory_order_relaxed);
+      // Counted before the unlock (release), so IsEmpty never reads zero while it is here.
+      stats_[partition].bytes.fetch_sub(static_cast<int64_t>(entry->Charge()),
+                                        std::memory_order_relaxed);
+      stats_[partition].entries.fetch_sub(1, std::memory_order_release);
       Unlock(b);
       return true;
     }

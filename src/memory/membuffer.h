@@ -104,10 +104,20 @@ class Membuffer {
   // in which case the caller retires it. False: an update replaced it (and retired it).
   bool RemoveDrained(MembufferEntry* entry);
 
-  size_t EntryBytes() const { return entry_bytes_.load(std::memory_order_relaxed); }
+  size_t EntryBytes() const;
   size_t ApproximateMemoryUsage() const { return table_bytes_ + EntryBytes(); }
-  bool IsEmpty() const { return entries_.load(std::memory_order_acquire) == 0; }
-  uint64_t NumEntries() const { return entries_.load(std::memory_order_relaxed); }
+  bool IsEmpty() const;
+  uint64_t NumEntries() const;
+  // Entries in one partition (approximate while writers run).
+  int64_t PartitionEntries(size_t partition) const {
+    return stats_[partition].entries.load(std::memory_order_relaxed);
+  }
+  int64_t PartitionBytes(size_t partition) const {
+    return stats_[partition].bytes.load(std::memory_order_relaxed);
+  }
+  // Each partition's share of the byte budget.
+  size_t PartitionCapacity() const { return capacity_ / partitions_; }
+  size_t capacity() const { return capacity_; }
 
   uint64_t PartitionOf(const Slice& key) const;
   static uint64_t HashKey(const Slice& key);
@@ -121,7 +131,12 @@ class Membuffer {
   };
   static_assert(sizeof(Bucket) == kCacheLineSize, "a bucket is one cache line");
 
-  Bucket* BucketFor(const Slice& key, uint64_t hash) const;
+  Bucket* BucketFor(const Slice& key, uint64_t hash) const {
+    return BucketIn(PartitionOf(key), hash);
+  }
+  Bucket* BucketIn(uint64_t partition, uint64_t hash) const {
+    return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
+  }
   static void Lock(Bucket* b) {
     // acquire: the critical section sees the previous holder's writes.
     while (b->lock.exchange(1, std::memory_order_acquire) != 0) CpuRelax();
@@ -135,16 +150,28 @@ class Membuffer {
   const int slots_;
   std::unique_ptr<Bucket[]> buckets_;
   const size_t table_bytes_;
+  // Occupancy per partition, each on its own cache line: writers of different partitions do
+  // not contend on a counter.
+  struct alignas(kCacheLineSize) PartitionStats {
+    std::atomic<int64_t> entries{0};
+    std::atomic<int64_t> bytes{0};
+  };
+  void Account(uint64_t partition, int64_t entries, int64_t bytes) {
+    PartitionStats& ps = stats_[partition];
+    if (entries != 0) ps.entries.fetch_add(entries, std::memory_order_relaxed);
+    if (bytes != 0) ps.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+
   std::atomic<SequenceNumber> floor_{kMaxSequenceNumber};
-  std::atomic<size_t> entry_bytes_{0};
-  std::atomic<uint64_t> entries_{0};
+  std::unique_ptr<PartitionStats[]> stats_;
 };
 
 template <typename MustKeep, typename PushDown>
 Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
                                     PushDown&& push_down, MembufferEntry** displaced) {
   *displaced = nullptr;
-  Bucket* b = BucketFor(fresh->key(), fresh->hash);
+  const uint64_t partition = PartitionOf(fresh->key());
+  Bucket* b = BucketIn(partition, fresh->hash);
   const SequenceNumber seq = fresh->sequence();
   Lock(b);
   int free_slot = -1;
@@ -161,8 +188,8 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     }
     // In-place update. The old version goes below first if a reader may need it.
     if (fresh->keep_older || must_keep(*e, *fresh)) push_down(*e);
-    entry_bytes_.fetch_add(fresh->Charge(), std::memory_order_relaxed);
-    entry_bytes_.fetch_sub(e->Charge(), std::memory_order_relaxed);
+    Account(partition, 0,
+            static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
     // release: readers that acquire the slot see the whole entry.
     b->slots[i].store(fresh, std::memory_order_release);
     Unlock(b);
@@ -173,14 +200,14 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     Unlock(b);
     return AddResult::kLate;
   }
-  if (free_slot < 0 || entry_bytes_.load(std::memory_order_relaxed) >= capacity_) {
+  if (free_slot < 0 || stats_[partition].bytes.load(std::memory_order_relaxed) >=
+                           static_cast<int64_t>(capacity_ / partitions_)) {
     // The write goes below: later, older writes of keys of this bucket must follow it there.
     if (seq > b->max_out_seq) b->max_out_seq = seq;
     Unlock(b);
     return AddResult::kFull;
   }
-  entry_bytes_.fetch_add(fresh->Charge(), std::memory_order_relaxed);
-  entries_.fetch_add(1, std::memory_order_relaxed);
+  Account(partition, 1, static_cast<int64_t>(fresh->Charge()));
   b->slots[free_slot].store(fresh, std::memory_order_release);
   Unlock(b);
   return AddResult::kAdded;

@@ -192,10 +192,20 @@ void TwoLevelComponent::DrainLoop() {
       epoch::Guard guard;
       Level1* f = frozen_.load(std::memory_order_acquire);
       Level1* l = f != nullptr ? f : mbf_.load(std::memory_order_acquire);
-      const size_t partitions = l->mbf->partitions();
+      const Membuffer& m = *l->mbf;
+      const size_t partitions = m.partitions();
+      // Sweeping a partition costs a pass over its buckets, so drain one when it holds a batch
+      // worth that pass (which also makes multi-insert batches longer), when the Membuffer is
+      // half full, or always for a frozen one.
+      const bool urgent = f != nullptr || m.EntryBytes() >= m.capacity() / 2;
+      const int64_t batch_bytes = static_cast<int64_t>(m.PartitionCapacity() / 8);
       for (size_t i = 0; i < partitions; i++) {
-        moved +=
-            DrainPartition(l, l->drain_cursor.fetch_add(1, std::memory_order_relaxed) % partitions);
+        const size_t p = l->drain_cursor.fetch_add(1, std::memory_order_relaxed) % partitions;
+        const int64_t entries = m.PartitionEntries(p);
+        if (entries == 0) continue;
+        if (urgent || entries >= kDrainBatchEntries || m.PartitionBytes(p) >= batch_bytes) {
+          moved += DrainPartition(l, p);
+        }
       }
     }
     if (moved == 0) {
@@ -281,8 +291,9 @@ void TwoLevelComponent::MarkImmutable() {
 }
 
 std::unique_ptr<InternalIterator> TwoLevelComponent::NewIterator() {
-  // Everything reachable: either MarkImmutable or PrepareScan drained the Membuffer.
-  return memtable_.NewIterator();
+  // Everything reachable: either MarkImmutable or PrepareScan drained the Membuffer. Once
+  // immutable nothing changes any more, so the iterator may point into the versions.
+  return memtable_.NewIterator(/*stable=*/immutable_.load(std::memory_order_acquire));
 }
 
 size_t TwoLevelComponent::ApproximateMemoryUsage() const {

@@ -51,6 +51,9 @@ struct FloDBOptions {
 
 class TwoLevelComponent final : public MemoryComponent {
  public:
+  // A partition is drained once it holds this many entries (or an eighth of its byte budget).
+  static constexpr int64_t kDrainBatchEntries = 128;
+
   TwoLevelComponent(const FloDBOptions& options, const MemoryComponentContext& context);
   ~TwoLevelComponent() override;
 

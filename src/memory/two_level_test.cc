@@ -62,7 +62,8 @@ TEST_P(TwoLevelModelTest, MatchesAModelWithSnapshotsAndScans) {
     if (r < 50) {
       const SequenceNumber seq = last.load() + 1;
       const bool del = rnd.OneIn(4);
-      const std::string v = del ? "" : "v" + std::to_string(op);
+      std::string v;
+      if (!del) v.append("v").append(std::to_string(op));  // GCC 12 -Wrestrict
       c.Add(seq, del ? kTypeDeletion : kTypeValue, k, v, /*keep_older=*/rnd.OneIn(10));
       last.store(seq);
       model.versions[k][seq] = v;

@@ -2,8 +2,10 @@
 
 #include "wal/log_writer.h"
 
+#include <thread>
 #include <vector>
 
+#include "util/cpu.h"
 #include "wal/log_format.h"
 
 namespace sluice::log {
@@ -61,6 +63,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
   std::unique_lock<std::mutex> l(mu_);
   filled_.push_back(FilledRange{r.start, Filled{r.end, &bytes}});
   if (sync && r.end > sync_wanted_) sync_wanted_ = r.end;
+  ChangedLocked();
   for (;;) {
     if (!error_.ok()) {
       uint64_t end;
@@ -70,7 +73,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     }
     if (written_ >= r.end && (!sync || synced_ >= r.end)) return Status::OK();
     if (io_busy_) {
-      cv_.wait(l);
+      WaitForChange(&l);
       continue;
     }
     // Take the I/O role: collect every contiguous filled range starting at written_.
@@ -87,7 +90,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     chunks.swap(chunks_);  // ours while we do the I/O outside the lock
     const bool do_sync = sync_wanted_ > synced_ && end > synced_;
     if (chunks.empty() && !do_sync) {
-      cv_.wait(l);  // our predecessors have not filled yet; their Commit will wake us
+      WaitForChange(&l);  // our predecessors have not filled yet; their Commit will wake us
       continue;
     }
     io_busy_ = true;
@@ -109,8 +112,36 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     } else {
       error_ = s;
     }
-    cv_.notify_all();
+    ChangedLocked();
   }
+}
+
+void Writer::ChangedLocked() {
+  // release: a spinning waiter that sees the new count and then takes mu_ sees the change.
+  changes_.fetch_add(1, std::memory_order_release);
+  if (sleepers_ > 0) cv_.notify_all();
+}
+
+void Writer::WaitForChange(std::unique_lock<std::mutex>* l) {
+  // Another writer's I/O round usually takes a few microseconds, about what sleeping and waking
+  // would cost: spin a little (without the lock) before sleeping on the condition variable.
+  const uint64_t seen = changes_.load(std::memory_order_relaxed);
+  l->unlock();
+  for (int i = 0; i < 400; i++) {
+    if (changes_.load(std::memory_order_acquire) != seen) {
+      l->lock();
+      return;
+    }
+    if (i < 300) {
+      CpuRelax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  l->lock();
+  sleepers_++;
+  cv_.wait(*l, [&] { return changes_.load(std::memory_order_relaxed) != seen; });
+  sleepers_--;
 }
 
 Status Writer::AddRecord(const Slice& payload, bool sync) {
@@ -123,7 +154,7 @@ Status Writer::AddRecord(const Slice& payload, bool sync) {
 Status Writer::Sync() {
   std::unique_lock<std::mutex> l(mu_);
   // Wait for in-flight I/O, then sync under the I/O role so no append runs concurrently.
-  while (io_busy_) cv_.wait(l);
+  while (io_busy_) WaitForChange(&l);
   if (!error_.ok()) return error_;
   if (synced_ >= written_) return Status::OK();
   if (closed_) return Status::IOError(fname_, "log closed with unsynced data");
@@ -138,7 +169,7 @@ Status Writer::Sync() {
   } else {
     error_ = s;
   }
-  cv_.notify_all();
+  ChangedLocked();
   return s;
 }
 
@@ -154,7 +185,7 @@ bool Writer::sealed() const {
 
 Status Writer::Close() {
   std::unique_lock<std::mutex> l(mu_);
-  while (io_busy_) cv_.wait(l);
+  while (io_busy_) WaitForChange(&l);
   if (closed_) return error_;
   closed_ = true;
   sealed_ = true;

@@ -22,6 +22,7 @@
 #ifndef SLUICE_WAL_LOG_WRITER_H_
 #define SLUICE_WAL_LOG_WRITER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -83,19 +84,26 @@ class Writer {
     const std::string* bytes;  // owned by the committing writer, which waits until written
   };
 
+  // Records a change of the state below and wakes sleepers. REQUIRES: mu_ held.
+  void ChangedLocked();
+  // Waits (spinning, then sleeping) until ChangedLocked is called. REQUIRES: *l holds mu_.
+  void WaitForChange(std::unique_lock<std::mutex>* l);
+
   const std::string fname_;
   std::unique_ptr<WritableFile> file_;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  uint64_t reserved_;         // guarded by mu_: end of the last reservation
-  uint64_t written_;          // guarded by mu_: bytes handed to the OS
-  uint64_t synced_;           // guarded by mu_: bytes made durable
-  uint64_t sync_wanted_ = 0;  // guarded by mu_: largest end a sync=true committer waits for
-  bool io_busy_ = false;      // guarded by mu_: a writer is doing I/O outside the lock
-  bool sealed_ = false;       // guarded by mu_
-  bool closed_ = false;       // guarded by mu_
-  Status error_;              // guarded by mu_
+  std::atomic<uint64_t> changes_{0};  // bumped under mu_ whenever the state below changes
+  int sleepers_ = 0;                  // guarded by mu_: waiters blocked on cv_
+  uint64_t reserved_;                 // guarded by mu_: end of the last reservation
+  uint64_t written_;                  // guarded by mu_: bytes handed to the OS
+  uint64_t synced_;                   // guarded by mu_: bytes made durable
+  uint64_t sync_wanted_ = 0;          // guarded by mu_: largest end a sync=true committer waits for
+  bool io_busy_ = false;              // guarded by mu_: a writer is doing I/O outside the lock
+  bool sealed_ = false;               // guarded by mu_
+  bool closed_ = false;               // guarded by mu_
+  Status error_;                      // guarded by mu_
   // Guarded by mu_: committed, not yet written. Few entries (at most one per writer in
   // flight), so a vector searched linearly beats a map and does not allocate per record.
   struct FilledRange {

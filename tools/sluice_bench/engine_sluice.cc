@@ -179,6 +179,9 @@ class SluiceEngine final : public KVEngine {
     if (!db_->GetProperty("sluice.stats", stats)) {
       return EngineStatus::Error("sluice.stats is not available");
     }
+    std::string flodb;
+    if (db_->GetProperty("sluice.flodb-stats", &flodb))
+      *stats += "** FloDB memory component **\n" + flodb;
     return EngineStatus::OK();
   }
 
