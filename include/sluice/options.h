@@ -64,8 +64,10 @@ struct Options {
   // Share of write_buffer_size given to the Membuffer (the rest is the Memtable).
   double membuffer_fraction = 0.25;
   // The Membuffer is partitioned by this many most significant bits of the key, so that a
-  // drained batch lands in one neighbourhood of the skiplist (0: one partition).
-  int membuffer_partition_bits = 4;
+  // drained batch lands in one neighbourhood of the skiplist. Worth it only when keys' leading
+  // bits vary (binary or hashed keys): keys sharing a long prefix (e.g. zero-padded decimal
+  // numbers) all fall in one partition. 0: one partition.
+  int membuffer_partition_bits = 0;
   // Entry slots per (cache-line) bucket of the Membuffer, 1..6; a write into a full bucket
   // goes to the Memtable.
   int membuffer_bucket_slots = 6;

@@ -5,8 +5,8 @@
 // Every entry passes through the VersionPruner. Output files are cut only between user keys
 // (so a level >= 1 never splits a key across files), when the current file reached
 // max_file_size or the compaction asks for it (overlap with the grandparent level). Each file
-// is synced and closed before the job returns; if paranoid checks are on it is also reopened
-// and read back. On any error, the files written so far are deleted.
+// is synced and closed before the job returns; if paranoid checks are on it is also reopened. On
+// any error, the files written so far are deleted.
 
 #ifndef SLUICE_DB_MERGE_JOB_H_
 #define SLUICE_DB_MERGE_JOB_H_

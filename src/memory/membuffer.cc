@@ -50,6 +50,9 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
                    partitions_ * sizeof(PartitionStats)),
       stats_(new PartitionStats[partitions_]) {
+  const size_t words = (partitions_ * buckets_per_partition_ + 63) / 64;
+  occupied_.reset(new std::atomic<uint64_t>[words]);
+  for (size_t i = 0; i < words; i++) occupied_[i].store(0, std::memory_order_relaxed);
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) slot.store(nullptr, std::memory_order_relaxed);
   }
@@ -134,18 +137,62 @@ const MembufferEntry* Membuffer::Find(const Slice& key, uint64_t hash) const {
   return nullptr;
 }
 
-void Membuffer::CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out) {
-  Bucket* first = &buckets_[partition * buckets_per_partition_];
-  for (size_t i = 0; i < buckets_per_partition_; i++) {
-    Bucket* b = first + i;
-    for (int s = 0; s < slots_; s++) {
-      MembufferEntry* e = b->slots[s].load(std::memory_order_acquire);
-      // The exchange makes this drainer the entry's only mover.
-      if (e != nullptr && !e->draining.load(std::memory_order_relaxed) &&
-          !e->draining.exchange(true, std::memory_order_acq_rel)) {
-        out->push_back(e);
-      }
+void Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out) {
+  for (int s = 0; s < slots_; s++) {
+    MembufferEntry* e = b->slots[s].load(std::memory_order_acquire);
+    // The exchange makes this drainer the entry's only mover.
+    if (e != nullptr && !e->draining.load(std::memory_order_relaxed) &&
+        !e->draining.exchange(true, std::memory_order_acq_rel)) {
+      out->push_back(e);
     }
+  }
+}
+
+void Membuffer::CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out,
+                                bool sweep_all) {
+  const size_t first = partition * buckets_per_partition_;
+  const size_t last = first + buckets_per_partition_;
+  if (sweep_all) {
+    for (size_t i = first; i < last; i++) CollectBucket(&buckets_[i], out);
+    return;
+  }
+  for (size_t i = first; i < last;) {
+    std::atomic<uint64_t>& word = occupied_[i / 64];
+    const size_t word_first = i - i % 64;
+    uint64_t bits = word.load(std::memory_order_relaxed);
+    while (bits != 0) {
+      const size_t index = word_first + static_cast<size_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      if (index < first || index >= last) continue;
+      // acquire: pairs with the writer's release (see MarkOccupied).
+      word.fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_acquire);
+      CollectBucket(&buckets_[index], out);
+    }
+    i = word_first + 64;
+  }
+}
+
+void Membuffer::CollectChunk(size_t partition, size_t max_entries,
+                             std::vector<MembufferEntry*>* out) {
+  const size_t first = partition * buckets_per_partition_;
+  const size_t last = first + buckets_per_partition_;
+  const size_t first_word = first / 64;
+  const size_t words = (last + 63) / 64 - first_word;
+  const size_t start = stats_[partition].cursor.fetch_add(1, std::memory_order_relaxed) % words;
+  const size_t wanted = out->size() + max_entries;
+  for (size_t n = 0; n < words && out->size() < wanted; n++) {
+    const size_t w = first_word + (start + n) % words;
+    uint64_t bits = occupied_[w].load(std::memory_order_relaxed);
+    while (bits != 0) {
+      const size_t index = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      if (index < first || index >= last) continue;
+      // acquire: pairs with the writer's release (see MarkOccupied).
+      occupied_[w].fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_acquire);
+      CollectBucket(&buckets_[index], out);
+    }
+    // Where the next chunk of this partition starts (approximately: chunks may overlap).
+    stats_[partition].cursor.store((start + n + 1) % words, std::memory_order_relaxed);
   }
 }
 

@@ -98,8 +98,12 @@ class Membuffer {
   const MembufferEntry* Find(const Slice& key, uint64_t hash) const;
 
   size_t partitions() const { return partitions_; }
-  // Marks and appends to *out every unmarked entry of the partition.
-  void CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out);
+  // Marks and appends to *out every unmarked entry of the partition. sweep_all: visit every
+  // bucket (a complete drain); otherwise only buckets flagged in the occupancy bitmap.
+  void CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out, bool sweep_all);
+  // Marks and appends unmarked entries of flagged buckets of the partition, continuing from the
+  // partition's rotating cursor, until about max_entries are collected or a full round is done.
+  void CollectChunk(size_t partition, size_t max_entries, std::vector<MembufferEntry*>* out);
   // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed,
   // in which case the caller retires it. False: an update replaced it (and retired it).
   bool RemoveDrained(MembufferEntry* entry);
@@ -134,6 +138,19 @@ class Membuffer {
   Bucket* BucketFor(const Slice& key, uint64_t hash) const {
     return BucketIn(PartitionOf(key), hash);
   }
+  // Occupancy bitmap, one bit per bucket: a writer sets its bucket's bit after publishing an
+  // entry (release); a drainer clears it before reading the bucket (acquire), so an entry is
+  // either seen by that sweep or flags the bucket again for the next one.
+  void MarkOccupied(const Bucket* b) {
+    const size_t index = static_cast<size_t>(b - buckets_.get());
+    const uint64_t bit = uint64_t{1} << (index % 64);
+    std::atomic<uint64_t>& word = occupied_[index / 64];
+    if ((word.load(std::memory_order_relaxed) & bit) == 0) {
+      word.fetch_or(bit, std::memory_order_release);
+    }
+  }
+  void CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out);
+
   Bucket* BucketIn(uint64_t partition, uint64_t hash) const {
     return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
   }
@@ -149,12 +166,14 @@ class Membuffer {
   const size_t buckets_per_partition_;
   const int slots_;
   std::unique_ptr<Bucket[]> buckets_;
+  std::unique_ptr<std::atomic<uint64_t>[]> occupied_;
   const size_t table_bytes_;
   // Occupancy per partition, each on its own cache line: writers of different partitions do
   // not contend on a counter.
   struct alignas(kCacheLineSize) PartitionStats {
     std::atomic<int64_t> entries{0};
     std::atomic<int64_t> bytes{0};
+    std::atomic<size_t> cursor{0};  // next bitmap word for CollectChunk (relative)
   };
   void Account(uint64_t partition, int64_t entries, int64_t bytes) {
     PartitionStats& ps = stats_[partition];
@@ -192,6 +211,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
             static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
     // release: readers that acquire the slot see the whole entry.
     b->slots[i].store(fresh, std::memory_order_release);
+    MarkOccupied(b);
     Unlock(b);
     *displaced = e;
     return AddResult::kReplaced;
@@ -200,8 +220,11 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     Unlock(b);
     return AddResult::kLate;
   }
-  if (free_slot < 0 || stats_[partition].bytes.load(std::memory_order_relaxed) >=
-                           static_cast<int64_t>(capacity_ / partitions_)) {
+  // A partition may use more than its share of the byte budget while the whole table has
+  // room (the sum is read only then): keys are rarely spread evenly over partitions.
+  if (free_slot < 0 || (stats_[partition].bytes.load(std::memory_order_relaxed) >=
+                            static_cast<int64_t>(capacity_ / partitions_) &&
+                        EntryBytes() >= capacity_)) {
     // The write goes below: later, older writes of keys of this bucket must follow it there.
     if (seq > b->max_out_seq) b->max_out_seq = seq;
     Unlock(b);
@@ -209,6 +232,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
   }
   Account(partition, 1, static_cast<int64_t>(fresh->Charge()));
   b->slots[free_slot].store(fresh, std::memory_order_release);
+  MarkOccupied(b);
   Unlock(b);
   return AddResult::kAdded;
 }

@@ -79,6 +79,7 @@ void TwoLevelComponent::Add(SequenceNumber seq, ValueType type, const Slice& key
   epoch::Guard guard;
   const uint64_t hash = Membuffer::HashKey(key);
   Membuffer::AddResult result;
+  bool helped = false;
   for (;;) {
     Level1* l = mbf_.load(std::memory_order_acquire);
     // Enter, then re-check: a freeze that swapped the pointer either sees us in the count
@@ -113,6 +114,14 @@ void TwoLevelComponent::Add(SequenceNumber seq, ValueType type, const Slice& key
       return;
     }
     MembufferEntry::Free(entry);  // never published
+    if (result == Membuffer::AddResult::kFull && !helped) {
+      // Rather than one costly single insert into the Memtable, help the drain with a chunk
+      // of this partition (multi-insert: a fraction of the cost per entry), then retry once.
+      helped = true;
+      FloDBStats::Add(&stats_->overflow_helps);
+      DrainChunk(l, l->mbf->PartitionOf(key), kHelpChunkEntries);
+      continue;
+    }
     break;
   }
   switch (result) {
@@ -136,7 +145,7 @@ void TwoLevelComponent::WaitForFrozenDrain() {
   // Help: drain partitions until it looks empty, then wait for the master to retire it.
   while (!f->mbf->IsEmpty()) {
     const size_t p = f->drain_cursor.fetch_add(1, std::memory_order_relaxed) % f->mbf->partitions();
-    DrainPartition(f, p);
+    DrainPartition(f, p, /*sweep_all=*/true);
     if (frozen_.load(std::memory_order_acquire) != f) return;
   }
   for (int spins = 0; frozen_.load(std::memory_order_acquire) == f; spins++) {
@@ -148,17 +157,28 @@ void TwoLevelComponent::WaitForFrozenDrain() {
   }
 }
 
-size_t TwoLevelComponent::DrainPartition(Level1* l, size_t partition) {
+size_t TwoLevelComponent::DrainPartition(Level1* l, size_t partition, bool sweep_all) {
   thread_local std::vector<MembufferEntry*> entries;
-  thread_local std::vector<FloDBMemtable::Update> updates;
   entries.clear();
-  l->mbf->CollectForDrain(partition, &entries);
-  if (entries.empty()) return 0;
-  std::sort(entries.begin(), entries.end(), [](const MembufferEntry* a, const MembufferEntry* b) {
+  l->mbf->CollectForDrain(partition, &entries, sweep_all);
+  return MoveToMemtable(l, &entries);
+}
+
+size_t TwoLevelComponent::DrainChunk(Level1* l, size_t partition, size_t max_entries) {
+  thread_local std::vector<MembufferEntry*> entries;
+  entries.clear();
+  l->mbf->CollectChunk(partition, max_entries, &entries);
+  return MoveToMemtable(l, &entries);
+}
+
+size_t TwoLevelComponent::MoveToMemtable(Level1* l, std::vector<MembufferEntry*>* entries) {
+  thread_local std::vector<FloDBMemtable::Update> updates;
+  if (entries->empty()) return 0;
+  std::sort(entries->begin(), entries->end(), [](const MembufferEntry* a, const MembufferEntry* b) {
     return a->key().compare(b->key()) < 0;
   });
   updates.clear();
-  for (const MembufferEntry* e : entries) {
+  for (const MembufferEntry* e : *entries) {
     updates.push_back({e->key(), e->sequence(), e->type(), e->value(), e->keep_older});
   }
   // Into the Memtable first, then out of the slot: a reader always finds the entry somewhere.
@@ -167,20 +187,21 @@ size_t TwoLevelComponent::DrainPartition(Level1* l, size_t partition) {
   } else {
     for (const auto& u : updates) memtable_.Apply(u);
   }
-  for (MembufferEntry* e : entries) {
+  for (MembufferEntry* e : *entries) {
     if (l->mbf->RemoveDrained(e)) epoch::Retire(e, &MembufferEntry::Free);
     // Otherwise an update replaced it in the meantime and retired it.
   }
-  FloDBStats::Add(&stats_->drained_entries, entries.size());
+  FloDBStats::Add(&stats_->drained_entries, entries->size());
   FloDBStats::Add(&stats_->drain_batches);
-  return entries.size();
+  return entries->size();
 }
 
 void TwoLevelComponent::DrainAll(Level1* l) {
   const size_t partitions = l->mbf->partitions();
   while (!l->mbf->IsEmpty()) {
     for (size_t i = 0; i < partitions; i++) {
-      DrainPartition(l, l->drain_cursor.fetch_add(1, std::memory_order_relaxed) % partitions);
+      DrainPartition(l, l->drain_cursor.fetch_add(1, std::memory_order_relaxed) % partitions,
+                     /*sweep_all=*/true);
     }
   }
 }
@@ -204,7 +225,7 @@ void TwoLevelComponent::DrainLoop() {
         const int64_t entries = m.PartitionEntries(p);
         if (entries == 0) continue;
         if (urgent || entries >= kDrainBatchEntries || m.PartitionBytes(p) >= batch_bytes) {
-          moved += DrainPartition(l, p);
+          moved += DrainChunk(l, p, kDrainChunkEntries);
         }
       }
     }

@@ -51,8 +51,12 @@ struct FloDBOptions {
 
 class TwoLevelComponent final : public MemoryComponent {
  public:
-  // A partition is drained once it holds this many entries (or an eighth of its byte budget).
+  // A partition is drained once it holds this many entries (or an eighth of its byte budget),
+  // in chunks of about kDrainChunkEntries (a bounded batch keeps entries flowing; a writer
+  // whose bucket is full helps with a chunk of kHelpChunkEntries).
   static constexpr int64_t kDrainBatchEntries = 128;
+  static constexpr size_t kDrainChunkEntries = 2048;
+  static constexpr size_t kHelpChunkEntries = 256;
 
   TwoLevelComponent(const FloDBOptions& options, const MemoryComponentContext& context);
   ~TwoLevelComponent() override;
@@ -97,8 +101,14 @@ class TwoLevelComponent final : public MemoryComponent {
   void ApplyBelow(const FloDBMemtable::Update& u);
   // If a frozen Membuffer is being drained, helps and waits until it is gone.
   void WaitForFrozenDrain();
-  // Drains one partition of l; returns the entries moved.
-  size_t DrainPartition(Level1* l, size_t partition);
+  // Drains one partition of l; returns the entries moved. sweep_all: visit every bucket, not
+  // only those flagged occupied (complete drains use it).
+  size_t DrainPartition(Level1* l, size_t partition, bool sweep_all = false);
+  // Drains about max_entries of one partition (the next flagged buckets); returns the entries
+  // moved.
+  size_t DrainChunk(Level1* l, size_t partition, size_t max_entries);
+  // Multi-inserts the collected entries into the Memtable, then removes them from l.
+  size_t MoveToMemtable(Level1* l, std::vector<MembufferEntry*>* entries);
   // Drains l until it is empty (l receives no more writes).
   void DrainAll(Level1* l);
   void DrainLoop();
