@@ -1,0 +1,175 @@
+// Tests of the Membuffer: adds, in-place replacement (with push-down when a reader needs the
+// old version), refusals (older, late, full), reads at a sequence number, partitioning by the
+// key's leading bits, and draining (marking, removal, max_out_seq).
+
+#include "memory/membuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+namespace sluice {
+
+namespace {
+
+MembufferEntry* Entry(const std::string& key, SequenceNumber seq, const std::string& value,
+                      ValueType type = kTypeValue) {
+  return MembufferEntry::New(Membuffer::HashKey(key), seq, type, key, value);
+}
+
+struct Recorder {
+  bool keep = false;
+  std::vector<SequenceNumber> pushed;
+};
+
+Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r,
+                         MembufferEntry** displaced) {
+  return m->Add(
+      e, [&](const MembufferEntry&, const MembufferEntry&) { return r->keep; },
+      [&](const MembufferEntry& old) { r->pushed.push_back(old.sequence()); }, displaced);
+}
+
+}  // namespace
+
+TEST(Membuffer, AddReplaceReadAtSequence) {
+  Membuffer m(1 << 20, 0, 6);
+  m.SetFloor(0);
+  Recorder r;
+  MembufferEntry* displaced = nullptr;
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("k", 5, "v5"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("k", 9, "v9"), &r, &displaced));
+  ASSERT_NE(nullptr, displaced);
+  EXPECT_EQ(5u, displaced->sequence());
+  EXPECT_TRUE(r.pushed.empty());  // nobody needed v5
+  MembufferEntry::Free(displaced);
+
+  MemoryLookup got;
+  bool shadowed;
+  ASSERT_TRUE(m.Get("k", Membuffer::HashKey("k"), 100, &got, &shadowed));
+  EXPECT_EQ("v9", got.value);
+  EXPECT_FALSE(m.Get("k", Membuffer::HashKey("k"), 8, &got, &shadowed));
+  EXPECT_TRUE(shadowed);  // newer than the read point: the caller looks below
+  EXPECT_FALSE(m.Get("x", Membuffer::HashKey("x"), 100, &got, &shadowed));
+  EXPECT_FALSE(shadowed);
+
+  // An older write for the key is refused: it belongs below.
+  MembufferEntry* older = Entry("k", 7, "v7");
+  EXPECT_EQ(Membuffer::AddResult::kOlder, Add(&m, older, &r, &displaced));
+  MembufferEntry::Free(older);
+
+  // A reader needs the old version: it is pushed down before the slot changes.
+  r.keep = true;
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("k", 12, "v12"), &r, &displaced));
+  ASSERT_EQ(1u, r.pushed.size());
+  EXPECT_EQ(9u, r.pushed[0]);
+  MembufferEntry::Free(displaced);
+  EXPECT_EQ(1u, m.NumEntries());
+}
+
+TEST(Membuffer, FloorAndMaxOutSeqRefuseLateWrites) {
+  Membuffer m(1 << 20, 0, 6);
+  Recorder r;
+  MembufferEntry* displaced;
+  MembufferEntry* early = Entry("a", 3, "x");
+  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, early, &r, &displaced));  // floor unset
+  m.SetFloor(10);
+  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, early, &r, &displaced));  // <= floor
+  MembufferEntry::Free(early);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 11, "x"), &r, &displaced));
+
+  // Drain "a": its bucket remembers sequence 11, so a later add of a key of that bucket with
+  // a smaller sequence is late (a newer version may be below).
+  std::vector<MembufferEntry*> drained;
+  m.CollectForDrain(0, &drained, /*sweep_all=*/false);
+  ASSERT_EQ(1u, drained.size());
+  std::vector<MembufferEntry*> again;
+  m.CollectForDrain(0, &again, /*sweep_all=*/true);
+  EXPECT_TRUE(again.empty());  // marked: no second drainer takes it
+  ASSERT_TRUE(m.RemoveDrained(drained[0]));
+  MembufferEntry::Free(drained[0]);
+  EXPECT_TRUE(m.IsEmpty());
+  MembufferEntry* late = Entry("a", 11, "y");
+  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, late, &r, &displaced));
+  MembufferEntry::Free(late);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 12, "y"), &r, &displaced));
+}
+
+TEST(Membuffer, FullBucketsAndByteBudget) {
+  Membuffer one_slot(1 << 20, 0, 1);
+  one_slot.SetFloor(0);
+  Recorder r;
+  MembufferEntry* displaced;
+  int added = 0, full = 0;
+  for (int i = 0; i < 20000; i++) {
+    MembufferEntry* e = Entry("key" + std::to_string(i), static_cast<SequenceNumber>(i + 1), "v");
+    const auto result = Add(&one_slot, e, &r, &displaced);
+    if (result == Membuffer::AddResult::kAdded) {
+      added++;
+    } else {
+      EXPECT_EQ(Membuffer::AddResult::kFull, result);
+      MembufferEntry::Free(e);
+      full++;
+    }
+  }
+  EXPECT_GT(added, 0);
+  EXPECT_GT(full, 0);  // one slot per bucket: collisions fill buckets
+  EXPECT_EQ(static_cast<uint64_t>(added), one_slot.NumEntries());
+
+  Membuffer small(4096, 0, 6);  // the byte budget is reached before the buckets fill
+  small.SetFloor(0);
+  const std::string big(1000, 'x');
+  int small_added = 0;
+  for (int i = 0; i < 100; i++) {
+    MembufferEntry* e = Entry("k" + std::to_string(i), static_cast<SequenceNumber>(i + 1), big);
+    if (Add(&small, e, &r, &displaced) == Membuffer::AddResult::kAdded) {
+      small_added++;
+    } else {
+      MembufferEntry::Free(e);
+    }
+  }
+  EXPECT_LE(small.EntryBytes(), 4096u + 2 * (big.size() + 100));
+  EXPECT_LT(small_added, 10);
+}
+
+TEST(Membuffer, PartitionsFollowTheLeadingBitsOfTheKey) {
+  Membuffer m(1 << 20, 4, 6);
+  EXPECT_EQ(16u, m.partitions());
+  EXPECT_EQ(0u, m.PartitionOf(std::string("\x00\xff", 2)));
+  EXPECT_EQ(15u, m.PartitionOf(std::string("\xf0", 1)));
+  EXPECT_EQ(1u, m.PartitionOf(std::string("\x10", 1)));
+  EXPECT_EQ(0u, m.PartitionOf(""));
+  // Keys with a shared leading byte all land in one partition (why the default is 0 bits).
+  std::set<uint64_t> partitions;
+  for (int i = 0; i < 1000; i++) partitions.insert(m.PartitionOf("0000" + std::to_string(i)));
+  EXPECT_EQ(1u, partitions.size());
+}
+
+TEST(Membuffer, ChunksDrainEverythingEventually) {
+  Membuffer m(8 << 20, 2, 6);
+  m.SetFloor(0);
+  Recorder r;
+  MembufferEntry* displaced;
+  for (int i = 0; i < 5000; i++) {
+    std::string key(8, '\0');
+    for (int b = 0; b < 8; b++) key[b] = static_cast<char>((i * 2654435761u) >> (b * 4));
+    Add(&m, Entry(key, static_cast<SequenceNumber>(i + 1), "v"), &r, &displaced);
+  }
+  const uint64_t total = m.NumEntries();
+  uint64_t drained = 0;
+  for (int round = 0; round < 1000 && !m.IsEmpty(); round++) {
+    for (size_t p = 0; p < m.partitions(); p++) {
+      std::vector<MembufferEntry*> chunk;
+      m.CollectChunk(p, 100, &chunk);
+      for (MembufferEntry* e : chunk) {
+        ASSERT_TRUE(m.RemoveDrained(e));
+        MembufferEntry::Free(e);
+        drained++;
+      }
+    }
+  }
+  EXPECT_TRUE(m.IsEmpty());
+  EXPECT_EQ(total, drained);
+}
+
+}  // namespace sluice
