@@ -121,7 +121,9 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
   const std::string big(1000, 'x');
   int small_added = 0;
   for (int i = 0; i < 100; i++) {
-    MembufferEntry* e = Entry("k" + std::to_string(i), static_cast<SequenceNumber>(i + 1), big);
+    std::string key = "k";
+    key += std::to_string(i);  // (not "k" + ...: GCC 12 -Wrestrict false positive)
+    MembufferEntry* e = Entry(key, static_cast<SequenceNumber>(i + 1), big);
     if (Add(&small, e, &r, &displaced) == Membuffer::AddResult::kAdded) {
       small_added++;
     } else {

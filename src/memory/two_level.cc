@@ -207,6 +207,9 @@ void TwoLevelComponent::DrainAll(Level1* l) {
 }
 
 void TwoLevelComponent::DrainLoop() {
+  // Idle: back off from 100 us to 5 ms between looks, so an idle DB costs next to nothing; a
+  // burst that arrives meanwhile fills the Membuffer, whose writers then help drain.
+  int idle_micros = 100;
   while (!stop_drainers_.load(std::memory_order_acquire)) {
     size_t moved = 0;
     {
@@ -231,8 +234,11 @@ void TwoLevelComponent::DrainLoop() {
     }
     if (moved == 0) {
       std::unique_lock<std::mutex> lock(drain_mu_);
-      drain_cv_.wait_for(lock, std::chrono::microseconds(200),
+      drain_cv_.wait_for(lock, std::chrono::microseconds(idle_micros),
                          [this] { return stop_drainers_.load(); });
+      idle_micros = std::min(idle_micros * 2, 5000);
+    } else {
+      idle_micros = 100;
     }
   }
 }
