@@ -60,6 +60,7 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
 
 Membuffer::~Membuffer() {
   // Not concurrent with anything (the component is being destroyed after a grace period).
+  if (NumEntries() == 0) return;  // the usual case: it was drained
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) {
       MembufferEntry* e = slot.load(std::memory_order_relaxed);

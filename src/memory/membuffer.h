@@ -72,6 +72,10 @@ class Membuffer {
   Membuffer& operator=(const Membuffer&) = delete;
 
   void SetFloor(SequenceNumber floor) { floor_.store(floor, std::memory_order_release); }
+  // Prepares a drained Membuffer for reuse: refuses every add until SetFloor (left-over bucket
+  // max_out_seq values are below any later floor, so they are harmless). REQUIRES: IsEmpty()
+  // and no concurrent user.
+  void Reset() { floor_.store(kMaxSequenceNumber, std::memory_order_release); }
   SequenceNumber floor() const { return floor_.load(std::memory_order_acquire); }
 
   enum class AddResult {

@@ -23,8 +23,7 @@ struct Recorder {
   std::vector<SequenceNumber> pushed;
 };
 
-Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r,
-                         MembufferEntry** displaced) {
+Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r, MembufferEntry** displaced) {
   return m->Add(
       e, [&](const MembufferEntry&, const MembufferEntry&) { return r->keep; },
       [&](const MembufferEntry& old) { r->pushed.push_back(old.sequence()); }, displaced);

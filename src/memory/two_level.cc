@@ -50,11 +50,35 @@ TwoLevelComponent::~TwoLevelComponent() {
   delete frozen_.load(std::memory_order_relaxed);
 }
 
-std::unique_ptr<TwoLevelComponent::Level1> TwoLevelComponent::NewLevel1() const {
+std::unique_ptr<TwoLevelComponent::Level1> TwoLevelComponent::NewLevel1() {
+  {
+    std::lock_guard<std::mutex> lock(spares_->mu);
+    if (spares_->spare != nullptr) {
+      std::unique_ptr<Level1> l = std::move(spares_->spare);
+      l->mbf->Reset();
+      return l;
+    }
+  }
   const size_t capacity = static_cast<size_t>(static_cast<double>(options_.write_buffer_size) *
                                               options_.membuffer_fraction);
   return std::make_unique<Level1>(std::make_unique<Membuffer>(
       std::max<size_t>(capacity, 1024), options_.partition_bits, options_.bucket_slots));
+}
+
+void TwoLevelComponent::RetireLevel1(Level1* l) {
+  struct Recycled {
+    Level1* level;
+    std::weak_ptr<SparePool> pool;
+  };
+  auto* r = new Recycled{l, spares_};
+  epoch::Retire(r, [](void* p) {
+    std::unique_ptr<Recycled> recycled(static_cast<Recycled*>(p));
+    std::unique_ptr<Level1> level(recycled->level);
+    if (std::shared_ptr<SparePool> pool = recycled->pool.lock()) {
+      std::lock_guard<std::mutex> lock(pool->mu);
+      if (pool->spare == nullptr && level->mbf->IsEmpty()) pool->spare = std::move(level);
+    }
+  });
 }
 
 void TwoLevelComponent::StopDrainers() {
@@ -145,7 +169,7 @@ void TwoLevelComponent::WaitForFrozenDrain() {
   // Help: drain partitions until it looks empty, then wait for the master to retire it.
   while (!f->mbf->IsEmpty()) {
     const size_t p = f->drain_cursor.fetch_add(1, std::memory_order_relaxed) % f->mbf->partitions();
-    DrainPartition(f, p, /*sweep_all=*/true);
+    DrainChunk(f, p, kDrainChunkEntries);
     if (frozen_.load(std::memory_order_acquire) != f) return;
   }
   for (int spins = 0; frozen_.load(std::memory_order_acquire) == f; spins++) {
@@ -197,11 +221,20 @@ size_t TwoLevelComponent::MoveToMemtable(Level1* l, std::vector<MembufferEntry*>
 }
 
 void TwoLevelComponent::DrainAll(Level1* l) {
+  // l receives no more adds. Unmarked entries always have their bucket flagged (see
+  // Membuffer::MarkOccupied), so chunks find them; entries other drainers have marked are
+  // moved by them. Sweeping every bucket is only a fallback.
   const size_t partitions = l->mbf->partitions();
-  while (!l->mbf->IsEmpty()) {
-    for (size_t i = 0; i < partitions; i++) {
-      DrainPartition(l, l->drain_cursor.fetch_add(1, std::memory_order_relaxed) % partitions,
-                     /*sweep_all=*/true);
+  for (int idle_rounds = 0; !l->mbf->IsEmpty();) {
+    size_t moved = 0;
+    for (size_t p = 0; p < partitions; p++) moved += DrainChunk(l, p, kDrainChunkEntries);
+    if (moved != 0) {
+      idle_rounds = 0;
+    } else if (++idle_rounds > 1000) {
+      for (size_t p = 0; p < partitions; p++) DrainPartition(l, p, /*sweep_all=*/true);
+      idle_rounds = 0;
+    } else {
+      std::this_thread::yield();  // others are moving their marked entries
     }
   }
 }
@@ -294,7 +327,7 @@ SequenceNumber TwoLevelComponent::PrepareScan(bool allow_piggyback, bool* piggyb
     DrainAll(old);
   }
   frozen_.store(nullptr, std::memory_order_release);
-  epoch::Retire(old, [](void* p) { delete static_cast<Level1*>(p); });
+  RetireLevel1(old);
   master_sequence_.store(s, std::memory_order_release);
   masters_done_.store(generation, std::memory_order_release);
   FloDBStats::Add(&stats_->scan_masters);

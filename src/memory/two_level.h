@@ -97,7 +97,15 @@ class TwoLevelComponent final : public MemoryComponent {
     std::atomic<size_t> drain_cursor{0};
   };
 
-  std::unique_ptr<Level1> NewLevel1() const;
+  // A drained Membuffer kept for the next freeze, so a scan costs what it drains rather than
+  // a new table. Retired Membuffers come back here after their epoch grace period (if the
+  // component still exists: the pool is shared with the retire callbacks).
+  struct SparePool {
+    std::mutex mu;
+    std::unique_ptr<Level1> spare;  // guarded by mu
+  };
+  std::unique_ptr<Level1> NewLevel1();
+  void RetireLevel1(Level1* l);
   void ApplyBelow(const FloDBMemtable::Update& u);
   // If a frozen Membuffer is being drained, helps and waits until it is gone.
   void WaitForFrozenDrain();
@@ -128,6 +136,8 @@ class TwoLevelComponent final : public MemoryComponent {
   std::atomic<uint64_t> masters_started_{0};  // written under scan_mu_
   std::atomic<uint64_t> masters_done_{0};
   std::atomic<SequenceNumber> master_sequence_{0};
+
+  const std::shared_ptr<SparePool> spares_ = std::make_shared<SparePool>();
 
   std::vector<std::thread> drainers_;
   std::mutex drain_mu_;
