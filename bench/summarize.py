@@ -37,7 +37,7 @@ def main(paths):
     print(f"command: `{' '.join(runs[0]['command_line'])}`\n")
     header = "| benchmark | " + " | ".join(f"{e} ops/s (min..max)" for e in engines)
     others = [e for e in engines if e != "sluice"]
-    if "sluice" in engines:
+    if "sluice" in engines and others:
         header += " | " + " | ".join(f"sluice / {e}" for e in others)
     print(header + " |")
     print("|" + "---|" * (1 + len(engines) + (len(others) if "sluice" in engines else 0)))

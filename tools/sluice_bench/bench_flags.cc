@@ -63,11 +63,15 @@ void CheckCombinations(BenchFlags* f, const std::string& compression) {
     }
   }
 
-  const int needed = MinKeySizeFor(static_cast<uint64_t>(f->num));
+  const int needed = MinKeySizeFor(f->key_format, static_cast<uint64_t>(f->num));
   if (f->key_size < needed) {
     throw CLI::ValidationError(
-        "--key_size", fmt::format("{} is too short for --num={}: keys need {} digits", f->key_size,
-                                  f->num, needed));
+        "--key_size",
+        f->key_format == KeyFormat::kBinary
+            ? fmt::format("{} is too short for --key_format=binary: keys need {} bytes",
+                          f->key_size, needed)
+            : fmt::format("{} is too short for --num={}: keys need {} digits", f->key_size, f->num,
+                          needed));
   }
 
   if (!ParseCompression(compression, &f->engine.compression)) {
@@ -113,6 +117,11 @@ BenchFlags DefaultBenchFlags() {
   e.max_bytes_for_level_base = defaults.max_bytes_for_level_base;
   e.max_bytes_for_level_multiplier = defaults.max_bytes_for_level_multiplier;
   e.memtable = defaults.memtable;
+  e.membuffer_fraction = defaults.membuffer_fraction;
+  e.membuffer_partition_bits = defaults.membuffer_partition_bits;
+  e.flodb_drain_threads = defaults.flodb_drain_threads;
+  e.flodb_use_membuffer = defaults.flodb_use_membuffer;
+  e.flodb_multi_insert = defaults.flodb_multi_insert;
   e.sync = false;
   e.disable_wal = false;
   return f;
@@ -123,6 +132,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   BenchFlags& f = *flags;
   EngineOptions& e = f.engine;
   std::string compression(CompressionName(e.compression));
+  std::string key_format(KeyFormatName(f.key_format));
   const std::vector<std::string> engine_names(KnownEngineNames().begin(), KnownEngineNames().end());
 
   CLI::App app{
@@ -147,8 +157,11 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Range(int64_t{-1}, std::numeric_limits<int64_t>::max()));
   app.add_option("--threads", f.threads, "Concurrent threads per benchmark")
       ->check(CLI::Range(1, 1024));
-  app.add_option("--key_size", f.key_size, "Bytes per key (zero-padded decimal)")
-      ->check(CLI::Range(1, 1024));
+  app.add_option("--key_size", f.key_size, "Bytes per key")->check(CLI::Range(1, 1024));
+  app.add_option("--key_format", key_format,
+                 "decimal: zero-padded digits (db_bench's); binary: BE64(k * floor(2^64 / num)) "
+                 "padded with zero bytes (needs --key_size >= 8)")
+      ->check(CLI::IsMember({"decimal", "binary"}));
   app.add_option("--value_size", f.value_size, "Bytes per value")->check(CLI::Range(0, 64 << 20));
   app.add_option("--batch_size", f.batch_size, "Writes per WriteBatch (1: single Put/Delete)")
       ->check(CLI::Range(1, 1 << 20));
@@ -159,6 +172,14 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "Seconds to run each benchmark for instead of a count of operations (0: off)")
       ->check(CLI::Range(0, 365 * 24 * 3600));
   app.add_option("--seed", f.seed, "Base seed of the random key sequences");
+  app.add_option("--hot_op_fraction", f.hot_op_fraction,
+                 "readupdate_skewed: share of the operations on the hot keys")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--hot_key_fraction", f.hot_key_fraction,
+                 "readupdate_skewed: the hot keys' share of the key space")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--scan_length", f.scan_length, "updatescan: entries per scan")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--db", f.db, "Parent directory of the databases")
       ->check(CLI::NonexistentPath | CLI::ExistingDirectory);
   app.add_flag("--use_existing_db", f.use_existing_db,
@@ -182,6 +203,25 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Validator(
           [](std::string& s) -> std::string { return s.empty() ? "must not be empty" : ""; },
           "NAME"));
+  app.add_option("--membuffer_fraction", e.membuffer_fraction,
+                 "sluice (flodb): share of --write_buffer_size given to the Membuffer")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            double v = 0;
+            if (CLI::detail::lexical_cast(s, v) && v > 0 && v <= 0.9) return "";
+            return "must be in (0, 0.9]";
+          },
+          "(0, 0.9]"));
+  app.add_option("--membuffer_partition_bits", e.membuffer_partition_bits,
+                 "sluice (flodb): Membuffer partitions = 2^bits, by the keys' top bits")
+      ->check(CLI::Range(0, 16));
+  app.add_option("--flodb_drain_threads", e.flodb_drain_threads,
+                 "sluice (flodb): threads draining the Membuffer into the Memtable")
+      ->check(CLI::Range(1, 64));
+  app.add_flag("--flodb_use_membuffer", e.flodb_use_membuffer,
+               "sluice (flodb): 0 disables the Membuffer (every write goes to the Memtable)");
+  app.add_flag("--flodb_multi_insert", e.flodb_multi_insert,
+               "sluice (flodb): 0 drains with one insert per entry instead of multi-insert");
   app.add_option("--block_size", e.block_size, "Uncompressed bytes per data block")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
@@ -223,6 +263,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
 
   try {
     app.parse(argc, argv);
+    ParseKeyFormat(key_format, &f.key_format);  // checked by IsMember
     CheckCombinations(&f, compression);
   } catch (const CLI::ParseError& error) {
     return ParseOutcome{false, app.exit(error, out, err)};

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sluice_bench/key_format.h"
 #include "sluice_bench/kv_engine.h"
 
 namespace sluice_bench {
@@ -25,6 +26,7 @@ struct BenchFlags {
   int64_t reads = -1;
   int threads = 1;
   int key_size = 16;
+  KeyFormat key_format = KeyFormat::kDecimal;
   int value_size = 100;
   // Writes per WriteBatch (1: plain Put/Delete).
   int batch_size = 1;
@@ -35,6 +37,12 @@ struct BenchFlags {
   // Seconds per benchmark; 0 means run --num (or --reads) operations.
   int duration = 0;
   uint64_t seed = 0;
+  // readupdate_skewed: the share of operations on the hot keys, and the hot keys' share of the
+  // key space.
+  double hot_op_fraction = 0.98;
+  double hot_key_fraction = 0.02;
+  // updatescan: entries per scan.
+  int scan_length = 100;
   // Where to write the JSON results; empty for none.
   std::string json_path;
   EngineOptions engine;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sluice_bench/histogram.h"
+#include "sluice_bench/metrics.h"
 #include "sluice_bench/thread_stats.h"
 
 namespace sluice_bench {
@@ -36,6 +37,8 @@ struct BenchResult {
   uint64_t found = 0;
   // Extra text after the rates, e.g. "(632000 of 1000000 found)".
   std::string message;
+  // Named numbers besides the rates (e.g. "membuffer_pct"), in the JSON only.
+  Metrics metrics;
   bool has_latency = false;
   LatencyHistogram latency;
 

@@ -32,6 +32,22 @@ constexpr std::array kBenchmarks = {
                   "delete --num uniformly random keys"},
     BenchmarkSpec{"readwhilewriting", BenchKind::kReadWhileWriting, false, "read",
                   "--threads readers doing readrandom while one extra thread overwrites"},
+    BenchmarkSpec{"writeonly", BenchKind::kWriteOnly, true, "write",
+                  "50% Puts, 50% Deletes of uniformly random keys into a new database"},
+    BenchmarkSpec{"burst", BenchKind::kBurst, true, "write",
+                  "random Puts for --duration seconds (10 if unset) into a new database"},
+    BenchmarkSpec{"readupdate_skewed", BenchKind::kReadUpdateSkewed, false, "op",
+                  "50% Gets, 50% Puts; --hot_op_fraction of them on --hot_key_fraction of the "
+                  "keys (run it after a fill)"},
+    BenchmarkSpec{"updatescan", BenchKind::kUpdateScan, false, "op",
+                  "95% random Puts, 5% scans of --scan_length entries; counts keys accessed "
+                  "(run it after a fill)"},
+    BenchmarkSpec{"memcomponent", BenchKind::kMemComponent, false, "write",
+                  "random writes straight into sluice's memory component, dropped when full "
+                  "(sluice only)"},
+    BenchmarkSpec{"persist", BenchKind::kPersist, false, "",
+                  "--num entries written to SST files by sluice's flush code: the persist "
+                  "ceiling (sluice only)"},
     BenchmarkSpec{"compact", BenchKind::kCompact, false, "", "compact the whole key range"},
     BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
     BenchmarkSpec{"stats", BenchKind::kStats, false, "", "print the engine's stats property"},

@@ -24,6 +24,13 @@ enum class BenchKind {
   kSeekRandom,
   kDeleteRandom,
   kReadWhileWriting,
+  // FloDB's experiments (docs/bench.md, "FloDB experiments").
+  kWriteOnly,
+  kBurst,
+  kReadUpdateSkewed,
+  kUpdateScan,
+  kMemComponent,
+  kPersist,
   kCompact,
   kFlush,
   kStats,

@@ -11,9 +11,7 @@
 #include <thread>
 #include <utility>
 
-#include "sluice_bench/key_format.h"
-#include "sluice_bench/random.h"
-#include "sluice_bench/thread_stats.h"
+#include "sluice_bench/op_budget.h"
 #include "sluice_bench/value_generator.h"
 
 namespace sluice_bench {
@@ -22,45 +20,21 @@ namespace {
 // fillsync and fill100K do --num / 1000 operations, as in db_bench.
 constexpr uint64_t kSmallFillDivisor = 1000;
 constexpr size_t kFill100KValueSize = 100000;
-// With --duration, the clock is read once per this many operations (groups).
-constexpr uint64_t kClockCheckInterval = 8;
-
-// Decides whether a thread starts another operation: a count, or a deadline with --duration.
-class OpBudget {
- public:
-  OpBudget(uint64_t max_ops, int duration_seconds)
-      : max_ops_(max_ops),
-        deadline_ns_(duration_seconds > 0
-                         ? NowNanos() + static_cast<uint64_t>(duration_seconds) * 1000000000ULL
-                         : 0) {}
-
-  bool timed() const { return deadline_ns_ != 0; }
-
-  // `done`: operations finished so far.
-  bool More(uint64_t done) {
-    if (deadline_ns_ == 0) return done < max_ops_;
-    if (expired_) return false;
-    if (calls_++ % kClockCheckInterval == 0) expired_ = NowNanos() >= deadline_ns_;
-    return !expired_;
-  }
-
- private:
-  uint64_t max_ops_;
-  uint64_t deadline_ns_;
-  uint64_t calls_ = 0;
-  bool expired_ = false;
-};
+// burst runs for this many seconds unless --duration says otherwise (FloDB's paper: a 10-second
+// write burst).
+constexpr int kBurstDefaultSeconds = 10;
 
 }  // namespace
 
-struct BenchmarkRunner::ThreadContext {
-  ThreadContext(uint64_t seed, bool measure_latency) : rnd(seed), stats(measure_latency) {}
-
-  Random64 rnd;
-  ThreadStats stats;
-  // The first engine error of this thread (NotFound of a Get is not one).
-  EngineStatus error;
-};
+void BenchmarkRunner::MixCounts::Add(const MixCounts& o) {
+  puts += o.puts;
+  deletes += o.deletes;
+  reads += o.reads;
+  found += o.found;
+  hot += o.hot;
+  scans += o.scans;
+  scanned += o.scanned;
+}
 
 BenchmarkRunner::BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path,
                                  std::FILE* out)
@@ -127,6 +101,7 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
   Workload w;
   w.kind = spec.kind;
   w.ops = static_cast<uint64_t>(flags_.num);
+  w.duration = flags_.duration;
   w.value_size = static_cast<size_t>(flags_.value_size);
   w.write_mode = WriteMode{flags_.engine.sync, flags_.engine.disable_wal};
   w.random_keys = true;
@@ -146,9 +121,16 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
     case BenchKind::kReadReverse:
     case BenchKind::kSeekRandom:
     case BenchKind::kReadWhileWriting: w.ops = flags_.EffectiveReads(); break;
+    case BenchKind::kBurst:
+      if (w.duration == 0) w.duration = kBurstDefaultSeconds;
+      break;
     default: break;
   }
   return w;
+}
+
+KeyBuffer BenchmarkRunner::NewKeyBuffer() const {
+  return KeyBuffer(flags_.key_size, flags_.key_format, static_cast<uint64_t>(flags_.num));
 }
 
 bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
@@ -168,11 +150,26 @@ bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, Be
       }
     }
   }
-  const bool ok = spec.kind == BenchKind::kCompact || spec.kind == BenchKind::kFlush ||
-                          spec.kind == BenchKind::kStats
-                      ? RunInline(spec, result, error)
-                      : RunThreads(spec, index, result, error);
-  if (spec.kind != BenchKind::kStats) fresh_ = false;
+  bool ok;
+  switch (spec.kind) {
+    case BenchKind::kCompact:
+    case BenchKind::kFlush:
+    case BenchKind::kStats: ok = RunInline(spec, result, error); break;
+    case BenchKind::kPersist: ok = RunPersist(spec, result, error); break;
+    case BenchKind::kMemComponent: ok = RunThreads(spec, index, result, error); break;
+    default: {
+      // A benchmark of the database: report what the engine's own counters saw meanwhile.
+      const Metrics before = engine_->ReadCounters();
+      ok = RunThreads(spec, index, result, error);
+      if (ok && !result->skipped) {
+        const std::string note =
+            engine_->DescribeCounters(before, engine_->ReadCounters(), &result->metrics);
+        if (!note.empty()) result->message += (result->message.empty() ? "" : " ") + note;
+      }
+      fresh_ = false;
+    }
+  }
+  if (spec.kind == BenchKind::kCompact || spec.kind == BenchKind::kFlush) fresh_ = false;
   return ok;
 }
 
@@ -214,6 +211,21 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   const bool with_writer = spec.kind == BenchKind::kReadWhileWriting;
   const int total = readers + (with_writer ? 1 : 0);
 
+  std::unique_ptr<KVMemoryComponentDriver> driver;
+  if (spec.kind == BenchKind::kMemComponent) {
+    EngineStatus s = engine_->NewMemoryComponentDriver(&driver);
+    if (s.IsNotSupported()) {
+      result->name = std::string(spec.name);
+      result->skipped = true;
+      result->skip_reason = s.message();
+      return true;
+    }
+    if (!s.ok()) {
+      *error = fmt::format("{}: {}", spec.name, s.message());
+      return false;
+    }
+  }
+
   std::vector<std::unique_ptr<ThreadContext>> contexts;
   for (int t = 0; t < total; ++t) {
     contexts.push_back(
@@ -239,7 +251,8 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kFillRandom:
           case BenchKind::kOverwrite:
           case BenchKind::kFillSync:
-          case BenchKind::kFill100K: DoWrites(ctx, w, /*deletes=*/false); break;
+          case BenchKind::kFill100K:
+          case BenchKind::kBurst: DoWrites(ctx, w, /*deletes=*/false); break;
           case BenchKind::kDeleteRandom: DoWrites(ctx, w, /*deletes=*/true); break;
           case BenchKind::kReadRandom:
           case BenchKind::kReadWhileWriting: DoPointReads(ctx, w, /*missing=*/false); break;
@@ -247,6 +260,11 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kSeekRandom: DoSeeks(ctx, w); break;
           case BenchKind::kReadSeq: DoScan(ctx, w, /*reverse=*/false); break;
           case BenchKind::kReadReverse: DoScan(ctx, w, /*reverse=*/true); break;
+          case BenchKind::kWriteOnly: DoWriteOnly(ctx, w); break;
+          case BenchKind::kReadUpdateSkewed: DoReadUpdateSkewed(ctx, w); break;
+          case BenchKind::kUpdateScan: DoUpdateScan(ctx, w); break;
+          case BenchKind::kMemComponent: DoMemComponentWrites(ctx, w, driver.get()); break;
+          case BenchKind::kPersist:
           case BenchKind::kCompact:
           case BenchKind::kFlush:
           case BenchKind::kStats: break;
@@ -277,16 +295,60 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     const ThreadStats& writer = contexts.back()->stats;
     result->message += fmt::format(" (writer: {} puts)", writer.ops());
   }
+  MixCounts mix;
+  for (int t = 0; t < readers; ++t) mix.Add(contexts[static_cast<size_t>(t)]->mix);
+  DescribeMix(w.kind, mix, result);
+  if (driver != nullptr) {
+    const std::string note = driver->Describe(&result->metrics);
+    if (!note.empty()) result->message += (result->message.empty() ? "" : " ") + note;
+  }
   return true;
+}
+
+void BenchmarkRunner::DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* r) const {
+  switch (kind) {
+    case BenchKind::kWriteOnly:
+      r->message = fmt::format("({} puts, {} deletes)", mix.puts, mix.deletes);
+      r->metrics.emplace_back("puts", static_cast<double>(mix.puts));
+      r->metrics.emplace_back("deletes", static_cast<double>(mix.deletes));
+      break;
+    case BenchKind::kReadUpdateSkewed: {
+      r->has_lookups = true;
+      r->lookups = mix.reads;
+      r->found = mix.found;
+      const double hot_pct =
+          100.0 * static_cast<double>(mix.hot) / static_cast<double>(std::max<uint64_t>(r->ops, 1));
+      r->message = fmt::format("({} of {} found, {} updates, {:.1f}% on hot keys)", mix.found,
+                               mix.reads, mix.puts, hot_pct);
+      r->metrics.emplace_back("reads", static_cast<double>(mix.reads));
+      r->metrics.emplace_back("updates", static_cast<double>(mix.puts));
+      r->metrics.emplace_back("hot_pct", hot_pct);
+      break;
+    }
+    case BenchKind::kUpdateScan: {
+      // ops counts keys accessed; the operations are the updates and the scans.
+      const double operations = static_cast<double>(mix.puts + mix.scans);
+      const double ops_per_sec = r->elapsed_seconds > 0 ? operations / r->elapsed_seconds : 0;
+      r->message =
+          fmt::format("(keys accessed: {} updates + {} keys in {} scans; {:.0f} operations/sec)",
+                      mix.puts, mix.scanned, mix.scans, ops_per_sec);
+      r->metrics.emplace_back("updates", static_cast<double>(mix.puts));
+      r->metrics.emplace_back("scans", static_cast<double>(mix.scans));
+      r->metrics.emplace_back("scanned_keys", static_cast<double>(mix.scanned));
+      r->metrics.emplace_back("operations_per_sec", ops_per_sec);
+      break;
+    }
+    default: break;
+  }
 }
 
 void BenchmarkRunner::DoWrites(ThreadContext* t, const Workload& w, bool deletes) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
   const uint64_t batch_size = static_cast<uint64_t>(flags_.batch_size);
-  KeyBuffer keys(flags_.key_size);
+  KeyBuffer keys = NewKeyBuffer();
   ValueGenerator values(flags_.compression_ratio, w.value_size, t->rnd.Next());
   std::unique_ptr<KVWriteBatch> batch = batch_size > 1 ? engine_->NewWriteBatch() : nullptr;
-  OpBudget budget(w.ops, flags_.duration);
+  OpBudget budget(w.ops, w.duration);
   uint64_t done = 0;
   while (budget.More(done)) {
     const uint64_t n = budget.timed() ? batch_size : std::min(batch_size, w.ops - done);
@@ -331,9 +393,9 @@ void BenchmarkRunner::DoWrites(ThreadContext* t, const Workload& w, bool deletes
 
 void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool missing) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
-  KeyBuffer keys(flags_.key_size);
+  KeyBuffer keys = NewKeyBuffer();
   std::string value;
-  OpBudget budget(w.ops, flags_.duration);
+  OpBudget budget(w.ops, w.duration);
   uint64_t done = 0;
   uint64_t found = 0;
   while (budget.More(done)) {
@@ -357,9 +419,9 @@ void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool mis
 
 void BenchmarkRunner::DoSeeks(ThreadContext* t, const Workload& w) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
-  KeyBuffer keys(flags_.key_size);
+  KeyBuffer keys = NewKeyBuffer();
   std::unique_ptr<KVIterator> it = engine_->NewIterator();
-  OpBudget budget(w.ops, flags_.duration);
+  OpBudget budget(w.ops, w.duration);
   uint64_t done = 0;
   uint64_t found = 0;
   while (budget.More(done)) {
@@ -389,7 +451,7 @@ void BenchmarkRunner::DoScan(ThreadContext* t, const Workload& w, bool reverse) 
   };
   std::unique_ptr<KVIterator> it = engine_->NewIterator();
   start_pass(it.get());
-  OpBudget budget(w.ops, flags_.duration);
+  OpBudget budget(w.ops, w.duration);
   uint64_t done = 0;
   uint64_t done_at_pass_start = 0;
   while (budget.More(done)) {
@@ -424,7 +486,7 @@ void BenchmarkRunner::DoScan(ThreadContext* t, const Workload& w, bool reverse) 
 void BenchmarkRunner::DoBackgroundWrites(ThreadContext* t, const Workload& w,
                                          const std::atomic<bool>* stop) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
-  KeyBuffer keys(flags_.key_size);
+  KeyBuffer keys = NewKeyBuffer();
   ValueGenerator values(flags_.compression_ratio, w.value_size, t->rnd.Next());
   while (!stop->load(std::memory_order_relaxed)) {
     const std::string_view key = keys.Set(t->rnd.Uniform(num));

@@ -4,7 +4,9 @@
 // the same key sequences. As in db_bench, each of the --threads threads performs the whole
 // operation count of a benchmark on its own key sequence (seeded from --seed, the benchmark's
 // position in the list and the thread id), and benchmarks that need an empty database destroy
-// and reopen it first.
+// and reopen it first. The loops live in three files: benchmark_runner.cc (db_bench's
+// benchmarks and the dispatch), mixed_workloads.cc (FloDB's mixed workloads) and
+// internal_workloads.cc (memcomponent and persist, which drive sluice's internals).
 
 #ifndef SLUICE_BENCH_BENCHMARK_RUNNER_H_
 #define SLUICE_BENCH_BENCHMARK_RUNNER_H_
@@ -18,7 +20,10 @@
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/bench_result.h"
 #include "sluice_bench/benchmark_catalog.h"
+#include "sluice_bench/key_format.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/random.h"
+#include "sluice_bench/thread_stats.h"
 
 namespace sluice_bench {
 
@@ -37,19 +42,44 @@ class BenchmarkRunner {
   struct Workload {
     BenchKind kind;
     uint64_t ops;
+    // Seconds to run for instead of `ops` (0: count).
+    int duration;
     size_t value_size;
     WriteMode write_mode;
     bool random_keys;
   };
-  struct ThreadContext;
+  // What the threads of the mixed workloads (writeonly, readupdate_skewed, updatescan) did.
+  struct MixCounts {
+    uint64_t puts = 0;
+    uint64_t deletes = 0;
+    uint64_t reads = 0;
+    uint64_t found = 0;
+    uint64_t hot = 0;  // operations on hot keys
+    uint64_t scans = 0;
+    uint64_t scanned = 0;  // entries the scans returned
+
+    void Add(const MixCounts& o);
+  };
+  struct ThreadContext {
+    ThreadContext(uint64_t seed, bool measure_latency) : rnd(seed), stats(measure_latency) {}
+
+    Random64 rnd;
+    ThreadStats stats;
+    MixCounts mix;
+    // The first engine error of this thread (NotFound of a Get is not one).
+    EngineStatus error;
+  };
 
   Workload MakeWorkload(const BenchmarkSpec& spec) const;
-  // Runs a benchmark in threads (or inline for compact/flush/stats).
+  KeyBuffer NewKeyBuffer() const;
+  // Runs a benchmark in threads (or inline for compact/flush/stats/persist).
   bool RunBenchmark(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
                     std::string* error);
   bool RunInline(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
   bool RunThreads(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
                   std::string* error);
+  // The message and metrics of a mixed workload (writeonly, readupdate_skewed, updatescan).
+  void DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* result) const;
 
   void DoWrites(ThreadContext* t, const Workload& w, bool deletes);
   void DoPointReads(ThreadContext* t, const Workload& w, bool missing);
@@ -57,6 +87,15 @@ class BenchmarkRunner {
   void DoScan(ThreadContext* t, const Workload& w, bool reverse);
   // The extra writer of readwhilewriting: random overwrites until *stop.
   void DoBackgroundWrites(ThreadContext* t, const Workload& w, const std::atomic<bool>* stop);
+
+  // mixed_workloads.cc
+  void DoWriteOnly(ThreadContext* t, const Workload& w);
+  void DoReadUpdateSkewed(ThreadContext* t, const Workload& w);
+  void DoUpdateScan(ThreadContext* t, const Workload& w);
+
+  // internal_workloads.cc: sluice's internals, bypassing the database.
+  void DoMemComponentWrites(ThreadContext* t, const Workload& w, KVMemoryComponentDriver* driver);
+  bool RunPersist(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
 
   EngineStatus Reopen(bool destroy);
 

@@ -23,6 +23,7 @@
 
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/sluice_only_options.h"
 
 namespace sluice_bench {
 namespace {
@@ -137,6 +138,7 @@ class LevelDBEngine final : public KVEngine {
                     r.memtable == "skiplist"
                         ? ""
                         : fmt::format("--memtable={} applies to sluice only", r.memtable)});
+    for (OptionRow& row : SluiceOnlyOptionRows(r, "LevelDB")) rows.push_back(std::move(row));
     rows.push_back({"block_size", fmt::format("{}", o.block_size),
                     ClampNote<size_t>(o.block_size, 1 << 10, 4 << 20)});
     rows.push_back({"block_restart_interval", fmt::format("{}", o.block_restart_interval), ""});

@@ -21,6 +21,7 @@
 
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/sluice_only_options.h"
 
 namespace sluice_bench {
 namespace {
@@ -159,6 +160,8 @@ class RocksDBEngine final : public KVEngine {
         {"sync", requested_.sync ? "true" : "false", ""},
         {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
     };
+    const std::vector<OptionRow> flodb = SluiceOnlyOptionRows(requested_, "RocksDB");
+    rows.insert(rows.begin() + 4, flodb.begin(), flodb.end());  // after memtable
     return rows;
   }
 

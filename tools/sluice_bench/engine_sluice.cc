@@ -1,7 +1,10 @@
 // sluice_bench/engine_sluice.cc — the sluice adapter of sluice_bench.
 //
 // Every shared option is a sluice::Options field of the same meaning, so the mapping is one to
-// one; --memtable is passed through as Options::memtable.
+// one; --memtable and the FloDB flags are passed through as the Options of the same names.
+// Besides the database calls, it reports FloDB's counters ("sluice.flodb-stats") with each
+// result, scans with DB::Scan, and provides the benchmarks of sluice's internals (memcomponent,
+// persist; sluice_memcomponent_driver.h, sluice_persist_job.h).
 
 #include <fmt/format.h>
 
@@ -15,7 +18,10 @@
 #include "sluice/options.h"
 #include "sluice/write_batch.h"
 #include "sluice_bench/engine_registry.h"
+#include "sluice_bench/flodb_counters.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/sluice_memcomponent_driver.h"
+#include "sluice_bench/sluice_persist_job.h"
 
 #ifndef SLUICE_BENCH_SLUICE_VERSION
 #error "the build defines SLUICE_BENCH_SLUICE_VERSION (the project version)"
@@ -89,6 +95,11 @@ class SluiceEngine final : public KVEngine {
     options_.create_if_missing = o.create_if_missing;
     options_.write_buffer_size = o.write_buffer_size;
     options_.memtable = o.memtable;
+    options_.membuffer_fraction = o.membuffer_fraction;
+    options_.membuffer_partition_bits = o.membuffer_partition_bits;
+    options_.flodb_drain_threads = o.flodb_drain_threads;
+    options_.flodb_use_membuffer = o.flodb_use_membuffer;
+    options_.flodb_multi_insert = o.flodb_multi_insert;
     options_.max_write_buffer_number = o.max_write_buffer_number;
     options_.block_size = o.block_size;
     options_.block_restart_interval = o.block_restart_interval;
@@ -114,6 +125,11 @@ class SluiceEngine final : public KVEngine {
         {"write_buffer_size", fmt::format("{}", o.write_buffer_size), ""},
         {"max_write_buffer_number", fmt::format("{}", o.max_write_buffer_number), ""},
         {"memtable", o.memtable, ""},
+        {"membuffer_fraction", fmt::format("{}", o.membuffer_fraction), ""},
+        {"membuffer_partition_bits", fmt::format("{}", o.membuffer_partition_bits), ""},
+        {"flodb_drain_threads", fmt::format("{}", o.flodb_drain_threads), ""},
+        {"flodb_use_membuffer", o.flodb_use_membuffer ? "true" : "false", ""},
+        {"flodb_multi_insert", o.flodb_multi_insert ? "true" : "false", ""},
         {"block_size", fmt::format("{}", o.block_size), ""},
         {"block_restart_interval", fmt::format("{}", o.block_restart_interval), ""},
         {"cache_size", fmt::format("{}", o.block_cache_size), ""},
@@ -171,6 +187,12 @@ class SluiceEngine final : public KVEngine {
     return std::make_unique<SluiceIterator>(db_->NewIterator(read_options_));
   }
 
+  EngineStatus Scan(std::string_view start, size_t limit,
+                    std::vector<std::pair<std::string, std::string>>* result) override {
+    result->clear();
+    return FromSluice(db_->Scan(read_options_, ToSlice(start), sluice::Slice(), limit, result));
+  }
+
   EngineStatus Flush() override { return FromSluice(db_->Flush()); }
 
   EngineStatus CompactAll() override { return FromSluice(db_->CompactRange(nullptr, nullptr)); }
@@ -183,6 +205,31 @@ class SluiceEngine final : public KVEngine {
     if (db_->GetProperty("sluice.flodb-stats", &flodb))
       *stats += "** FloDB memory component **\n" + flodb;
     return EngineStatus::OK();
+  }
+
+  Metrics ReadCounters() override {
+    std::string text;
+    if (db_ == nullptr || !db_->GetProperty("sluice.flodb-stats", &text)) return {};
+    return ParseFloDBStatsText(text);
+  }
+
+  std::string DescribeCounters(const Metrics& before, const Metrics& after,
+                               Metrics* metrics) override {
+    return DescribeFloDBCounters(before, after, metrics);
+  }
+
+  EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver) override {
+    std::unique_ptr<SluiceMemoryComponentDriver> d;
+    EngineStatus s = SluiceMemoryComponentDriver::Create(options_, &d);
+    if (s.ok()) *driver = std::move(d);
+    return s;
+  }
+
+  EngineStatus NewPersistJob(const std::string& dir, std::unique_ptr<KVPersistJob>* job) override {
+    std::unique_ptr<SluicePersistJob> j;
+    EngineStatus s = SluicePersistJob::Create(options_, dir, &j);
+    if (s.ok()) *job = std::move(j);
+    return s;
   }
 
  private:

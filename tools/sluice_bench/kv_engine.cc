@@ -1,6 +1,9 @@
-// sluice_bench/kv_engine.cc — names of the compression codecs shared by the engines.
+// sluice_bench/kv_engine.cc — names of the compression codecs shared by the engines, and the
+// default implementations of KVEngine's optional calls.
 
 #include "sluice_bench/kv_engine.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
@@ -30,6 +33,28 @@ bool ParseCompression(std::string_view name, CompressionKind* kind) {
     }
   }
   return false;
+}
+
+EngineStatus KVEngine::Scan(std::string_view start, size_t limit,
+                            std::vector<std::pair<std::string, std::string>>* result) {
+  result->clear();
+  std::unique_ptr<KVIterator> it = NewIterator();
+  for (it->Seek(start); it->Valid() && result->size() < limit; it->Next()) {
+    result->emplace_back(it->key(), it->value());
+  }
+  return it->status();
+}
+
+EngineStatus KVEngine::NewMemoryComponentDriver(
+    std::unique_ptr<KVMemoryComponentDriver>* /*driver*/) {
+  return EngineStatus::NotSupported(fmt::format(
+      "memcomponent drives sluice's memory component directly; {} has no such interface", name()));
+}
+
+EngineStatus KVEngine::NewPersistJob(const std::string& /*dir*/,
+                                     std::unique_ptr<KVPersistJob>* /*job*/) {
+  return EngineStatus::NotSupported(
+      fmt::format("persist drives sluice's flush code directly; {} has no such interface", name()));
 }
 
 }  // namespace sluice_bench

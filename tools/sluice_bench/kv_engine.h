@@ -4,6 +4,9 @@
 // EngineOptions onto the engine's own options and forwards the calls, so the benchmark code is
 // identical for every engine. Adapters report the options they actually set (DescribeOptions),
 // including what the engine cannot express, so a reader can check that a comparison is fair.
+// Optional calls have defaults here (kv_engine.cc): Scan (an iterator), engine counters (none),
+// and the benchmarks of an engine's internals (KVMemoryComponentDriver, KVPersistJob), which
+// only the sluice adapter provides.
 
 #ifndef SLUICE_BENCH_KV_ENGINE_H_
 #define SLUICE_BENCH_KV_ENGINE_H_
@@ -15,6 +18,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "sluice_bench/metrics.h"
 
 namespace sluice_bench {
 
@@ -49,6 +54,13 @@ struct EngineOptions {
   double max_bytes_for_level_multiplier = 0;
   // sluice's memory component name; the other engines always use their skiplist.
   std::string memtable;
+  // sluice's FloDB memory component (the Options fields of the same names); the other engines
+  // ignore them (DescribeOptions says so when one differs from sluice's default).
+  double membuffer_fraction = 0;
+  int membuffer_partition_bits = 0;
+  int flodb_drain_threads = 0;
+  bool flodb_use_membuffer = true;
+  bool flodb_multi_insert = true;
   // Defaults for every write of the run (fillsync forces sync).
   bool sync = false;
   bool disable_wal = false;
@@ -122,6 +134,40 @@ class KVIterator {
   virtual EngineStatus status() const = 0;
 };
 
+// A memory component written directly, without WAL, database or persisting (the memcomponent
+// benchmark): when it reaches its budget (--write_buffer_size) it is dropped and replaced by a
+// fresh one. Put is thread-safe.
+class KVMemoryComponentDriver {
+ public:
+  virtual ~KVMemoryComponentDriver() = default;
+  // Adds a version of key with the next sequence number (one counter for all threads).
+  virtual void Put(std::string_view key, std::string_view value) = 0;
+  // After the writers have stopped: a note for the result line; metrics are appended.
+  virtual std::string Describe(Metrics* metrics) = 0;
+};
+
+// Sorted runs written to disk the way the engine's flush writes them (the persist benchmark):
+// a memory component is filled (not timed), then persisted (timed).
+class KVPersistJob {
+ public:
+  struct Round {
+    uint64_t entries = 0;     // entries written to the files
+    uint64_t user_bytes = 0;  // their keys and values
+    uint64_t file_bytes = 0;  // bytes of the files
+    int files = 0;
+    double seconds = 0;  // the timed part
+  };
+
+  virtual ~KVPersistJob() = default;
+  // Adds an entry to the component being filled.
+  virtual void Add(std::string_view key, std::string_view value) = 0;
+  // True once the component holds its budget.
+  virtual bool Full() const = 0;
+  // Writes the component's entries to disk as a flush does, timing only that, deletes the
+  // files and starts an empty component.
+  virtual EngineStatus Persist(Round* round) = 0;
+};
+
 // A store under test. Data calls are thread-safe once Open succeeded; Configure, Open, Close and
 // Destroy are called from one thread while no data call is running. Destroy every iterator
 // before Close.
@@ -154,6 +200,11 @@ class KVEngine {
   // NotFound if key has no value.
   virtual EngineStatus Get(std::string_view key, std::string* value) = 0;
   virtual std::unique_ptr<KVIterator> NewIterator() = 0;
+  // Replaces *result with up to `limit` entries with key >= start, in key order. The default
+  // reads them with a fresh iterator (Seek, then Next); engines with a bounded range read of
+  // their own (sluice's DB::Scan) override it.
+  virtual EngineStatus Scan(std::string_view start, size_t limit,
+                            std::vector<std::pair<std::string, std::string>>* result);
 
   // Writes the memory component to disk and waits; NotSupported where the engine has no such
   // call.
@@ -162,6 +213,22 @@ class KVEngine {
   virtual EngineStatus CompactAll() = 0;
   // The text of stats_property().
   virtual EngineStatus GetStats(std::string* stats) = 0;
+
+  // Engine-specific cumulative counters since Open (sluice: its FloDB statistics); none by
+  // default. The runner reads them before and after each benchmark.
+  virtual Metrics ReadCounters() { return {}; }
+  // What changed between two readings: a note for the result line ("" for none); metrics are
+  // appended to *metrics.
+  virtual std::string DescribeCounters(const Metrics& before, const Metrics& after,
+                                       Metrics* metrics) {
+    return "";
+  }
+
+  // Benchmarks of the engine's internals, which bypass the database (sluice only: the defaults
+  // return NotSupported naming the engine). May be called while the database is open.
+  virtual EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver);
+  // Files go to dir, which the job creates and removes.
+  virtual EngineStatus NewPersistJob(const std::string& dir, std::unique_ptr<KVPersistJob>* job);
 };
 
 }  // namespace sluice_bench

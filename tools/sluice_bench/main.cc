@@ -34,7 +34,7 @@ void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngi
   fmt::print("Engines:    {}\n", names);
   fmt::print("Date:       {}\n", UtcTimestamp());
   fmt::print("CPUs:       {}\n", std::thread::hardware_concurrency());
-  fmt::print("Keys:       {} bytes each\n", f.key_size);
+  fmt::print("Keys:       {} bytes each ({})\n", f.key_size, KeyFormatName(f.key_format));
   if (f.engine.compression == CompressionKind::kNone) {
     fmt::print("Values:     {} bytes each (stored uncompressed)\n", f.value_size);
   } else {

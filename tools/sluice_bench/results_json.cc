@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <string>
 #include <thread>
 
 namespace sluice_bench {
@@ -36,6 +37,11 @@ json BenchResultToJson(const BenchResult& r) {
     j["found"] = r.found;
   }
   if (!r.message.empty()) j["message"] = r.message;
+  if (!r.metrics.empty()) {
+    json m = json::object();
+    for (const auto& [name, value] : r.metrics) m[name] = value;
+    j["metrics"] = std::move(m);
+  }
   if (r.has_latency) {
     const LatencyHistogram& h = r.latency;
     j["latency_us"] = {
@@ -69,11 +75,15 @@ json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
       {"reads", flags.EffectiveReads()},
       {"threads", flags.threads},
       {"key_size", flags.key_size},
+      {"key_format", std::string(KeyFormatName(flags.key_format))},
       {"value_size", flags.value_size},
       {"batch_size", flags.batch_size},
       {"compression_ratio", flags.compression_ratio},
       {"duration", flags.duration},
       {"seed", flags.seed},
+      {"hot_op_fraction", flags.hot_op_fraction},
+      {"hot_key_fraction", flags.hot_key_fraction},
+      {"scan_length", flags.scan_length},
       {"histogram", flags.histogram},
       {"use_existing_db", flags.use_existing_db},
       {"sync", flags.engine.sync},

@@ -1,0 +1,32 @@
+// sluice_bench/sluice_only_options.cc — rows of the FloDB-only flags for other engines (see
+// sluice_only_options.h).
+
+#include "sluice_bench/sluice_only_options.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "sluice_bench/bench_flags.h"
+
+namespace sluice_bench {
+
+std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_view engine_label) {
+  const EngineOptions d = DefaultBenchFlags().engine;
+  auto row = [&](const char* name, bool changed) {
+    return OptionRow{
+        name, "n/a",
+        changed ? fmt::format("--{} applies to sluice's FloDB component only; {} ignores it", name,
+                              engine_label)
+                : std::string()};
+  };
+  return {
+      row("membuffer_fraction", r.membuffer_fraction != d.membuffer_fraction),
+      row("membuffer_partition_bits", r.membuffer_partition_bits != d.membuffer_partition_bits),
+      row("flodb_drain_threads", r.flodb_drain_threads != d.flodb_drain_threads),
+      row("flodb_use_membuffer", r.flodb_use_membuffer != d.flodb_use_membuffer),
+      row("flodb_multi_insert", r.flodb_multi_insert != d.flodb_multi_insert),
+  };
+}
+
+}  // namespace sluice_bench
