@@ -26,10 +26,9 @@ std::string FloDBStats::ToString() const {
                    w, in_mbf, 100.0 * Ratio(in_mbf, w), Get(membuffer_in_place));
   r += fmt::format(
       "to the Memtable: {} (bucket full {}, late {}, overtaken {}, direct {}); {} kept for "
-      "readers; {} writers helped a scan's drain, {} drained a chunk when their bucket was "
-      "full\n",
+      "readers; {} writers drained a chunk when their bucket was full\n",
       w - in_mbf, Get(memtable_full), Get(memtable_late), Get(memtable_overtaken),
-      Get(memtable_direct), Get(pushed_down), Get(help_drains), Get(overflow_helps));
+      Get(memtable_direct), Get(pushed_down), Get(overflow_helps));
   r += fmt::format("drained: {} entries in {} batches ({:.1f} per batch)\n", Get(drained_entries),
                    Get(drain_batches), Ratio(Get(drained_entries), Get(drain_batches)));
   r += fmt::format(

@@ -22,7 +22,6 @@ struct FloDBStats {
   ShardedCounter memtable_overtaken;  // ... the Membuffer holds a newer version
   ShardedCounter memtable_direct;     // ... Membuffer disabled or component frozen
   ShardedCounter pushed_down;         // replaced entries kept for a reader
-  ShardedCounter help_drains;         // writers that helped a scan's drain
   ShardedCounter overflow_helps;      // writers that found their bucket full and drained a chunk
   // Draining.
   ShardedCounter drained_entries;

@@ -138,43 +138,24 @@ const MembufferEntry* Membuffer::Find(const Slice& key, uint64_t hash) const {
   return nullptr;
 }
 
-void Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out) {
+bool Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
+                              SequenceNumber max_seq) {
+  bool left = false;
   for (int s = 0; s < slots_; s++) {
     MembufferEntry* e = b->slots[s].load(std::memory_order_acquire);
+    if (e == nullptr || e->draining.load(std::memory_order_relaxed)) continue;
+    if (e->sequence() > max_seq) {
+      left = true;
+      continue;
+    }
     // The exchange makes this drainer the entry's only mover.
-    if (e != nullptr && !e->draining.load(std::memory_order_relaxed) &&
-        !e->draining.exchange(true, std::memory_order_acq_rel)) {
-      out->push_back(e);
-    }
+    if (!e->draining.exchange(true, std::memory_order_acq_rel)) out->push_back(e);
   }
-}
-
-void Membuffer::CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out,
-                                bool sweep_all) {
-  const size_t first = partition * buckets_per_partition_;
-  const size_t last = first + buckets_per_partition_;
-  if (sweep_all) {
-    for (size_t i = first; i < last; i++) CollectBucket(&buckets_[i], out);
-    return;
-  }
-  for (size_t i = first; i < last;) {
-    std::atomic<uint64_t>& word = occupied_[i / 64];
-    const size_t word_first = i - i % 64;
-    uint64_t bits = word.load(std::memory_order_relaxed);
-    while (bits != 0) {
-      const size_t index = word_first + static_cast<size_t>(__builtin_ctzll(bits));
-      bits &= bits - 1;
-      if (index < first || index >= last) continue;
-      // acquire: pairs with the writer's release (see MarkOccupied).
-      word.fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_acquire);
-      CollectBucket(&buckets_[index], out);
-    }
-    i = word_first + 64;
-  }
+  return left;
 }
 
 void Membuffer::CollectChunk(size_t partition, size_t max_entries,
-                             std::vector<MembufferEntry*>* out) {
+                             std::vector<MembufferEntry*>* out, SequenceNumber max_seq) {
   const size_t first = partition * buckets_per_partition_;
   const size_t last = first + buckets_per_partition_;
   const size_t first_word = first / 64;
@@ -190,7 +171,7 @@ void Membuffer::CollectChunk(size_t partition, size_t max_entries,
       if (index < first || index >= last) continue;
       // acquire: pairs with the writer's release (see MarkOccupied).
       occupied_[w].fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_acquire);
-      CollectBucket(&buckets_[index], out);
+      if (CollectBucket(&buckets_[index], out, max_seq)) MarkOccupied(&buckets_[index]);
     }
     // Where the next chunk of this partition starts (approximately: chunks may overlap).
     stats_[partition].cursor.store((start + n + 1) % words, std::memory_order_relaxed);

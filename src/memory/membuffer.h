@@ -18,6 +18,10 @@
 //   * A drained entry is inserted into the Memtable before it leaves its slot (and raises
 //     max_out_seq), so a reader always finds it in one of the two.
 //   * Drainers mark an entry (draining flag) before moving it: no two drainers move it.
+//   * The floor only rises. A scan raises it to its sequence number S and drains every entry
+//     <= S; from then on no version <= S stays in (or enters) the Membuffer: an add <= floor
+//     goes below (with the key's entry, if any), and an entry <= floor that is replaced is
+//     pushed below first.
 
 #ifndef SLUICE_MEMORY_MEMBUFFER_H_
 #define SLUICE_MEMORY_MEMBUFFER_H_
@@ -63,19 +67,20 @@ class Membuffer {
  public:
   static constexpr int kMaxSlots = 6;
 
-  // capacity: bytes of entries before adds fail. slots_per_bucket in [1, 6]. floor: adds with a
-  // sequence number <= floor are refused (kLate); see two_level.cc for why a new Membuffer has
-  // one. SetFloor must be called once before any add succeeds.
+  // capacity: bytes of entries before adds fail. slots_per_bucket in [1, 6]. The floor starts
+  // at 0 (see RaiseFloor).
   Membuffer(size_t capacity, int partition_bits, int slots_per_bucket);
   ~Membuffer();
   Membuffer(const Membuffer&) = delete;
   Membuffer& operator=(const Membuffer&) = delete;
 
-  void SetFloor(SequenceNumber floor) { floor_.store(floor, std::memory_order_release); }
-  // Prepares a drained Membuffer for reuse: refuses every add until SetFloor (left-over bucket
-  // max_out_seq values are below any later floor, so they are harmless). REQUIRES: IsEmpty()
-  // and no concurrent user.
-  void Reset() { floor_.store(kMaxSequenceNumber, std::memory_order_release); }
+  // Adds at or below the floor go below (see the invariants). seq_cst: a writer that takes its
+  // sequence number after this store reads the new floor.
+  void RaiseFloor(SequenceNumber floor) {
+    SequenceNumber cur = floor_.load(std::memory_order_relaxed);
+    while (cur < floor && !floor_.compare_exchange_weak(cur, floor, std::memory_order_seq_cst)) {
+    }
+  }
   SequenceNumber floor() const { return floor_.load(std::memory_order_acquire); }
 
   enum class AddResult {
@@ -102,12 +107,11 @@ class Membuffer {
   const MembufferEntry* Find(const Slice& key, uint64_t hash) const;
 
   size_t partitions() const { return partitions_; }
-  // Marks and appends to *out every unmarked entry of the partition. sweep_all: visit every
-  // bucket (a complete drain); otherwise only buckets flagged in the occupancy bitmap.
-  void CollectForDrain(size_t partition, std::vector<MembufferEntry*>* out, bool sweep_all);
   // Marks and appends unmarked entries of flagged buckets of the partition, continuing from the
   // partition's rotating cursor, until about max_entries are collected or a full round is done.
-  void CollectChunk(size_t partition, size_t max_entries, std::vector<MembufferEntry*>* out);
+  // Only entries with sequence <= max_seq are taken (buckets keeping others stay flagged).
+  void CollectChunk(size_t partition, size_t max_entries, std::vector<MembufferEntry*>* out,
+                    SequenceNumber max_seq = kMaxSequenceNumber);
   // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed,
   // in which case the caller retires it. False: an update replaced it (and retired it).
   bool RemoveDrained(MembufferEntry* entry);
@@ -153,7 +157,9 @@ class Membuffer {
       word.fetch_or(bit, std::memory_order_release);
     }
   }
-  void CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out);
+  // Takes the bucket's unmarked entries <= max_seq; true if it leaves unmarked ones behind.
+  bool CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
+                     SequenceNumber max_seq = kMaxSequenceNumber);
 
   Bucket* BucketIn(uint64_t partition, uint64_t hash) const {
     return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
@@ -185,7 +191,7 @@ class Membuffer {
     if (bytes != 0) ps.bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  std::atomic<SequenceNumber> floor_{kMaxSequenceNumber};
+  std::atomic<SequenceNumber> floor_{0};
   std::unique_ptr<PartitionStats[]> stats_;
 };
 
@@ -209,8 +215,22 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
       Unlock(b);
       return AddResult::kOlder;
     }
-    // In-place update. The old version goes below first if a reader may need it.
-    if (fresh->keep_older || must_keep(*e, *fresh)) push_down(*e);
+    const SequenceNumber floor = floor_.load(std::memory_order_acquire);
+    if (seq <= floor) {
+      // At or below the floor a scan is draining: the write belongs below, and so does the
+      // entry it would replace (moved first, so the Membuffer never shadows it with an older
+      // version). The caller retires *displaced and applies `fresh` below.
+      push_down(*e);
+      b->slots[i].store(nullptr, std::memory_order_release);
+      if (e->sequence() > b->max_out_seq) b->max_out_seq = e->sequence();
+      Account(partition, -1, -static_cast<int64_t>(e->Charge()));
+      Unlock(b);
+      *displaced = e;
+      return AddResult::kLate;
+    }
+    // In-place update. The old version goes below first if a reader may need it, or if a scan
+    // draining at or above its sequence number still needs it (it is at or below the floor).
+    if (fresh->keep_older || e->sequence() <= floor || must_keep(*e, *fresh)) push_down(*e);
     Account(partition, 0,
             static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
     // release: readers that acquire the slot see the whole entry.

@@ -33,7 +33,6 @@ Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r, Membuffer
 
 TEST(Membuffer, AddReplaceReadAtSequence) {
   Membuffer m(1 << 20, 0, 6);
-  m.SetFloor(0);
   Recorder r;
   MembufferEntry* displaced = nullptr;
   EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("k", 5, "v5"), &r, &displaced));
@@ -70,33 +69,61 @@ TEST(Membuffer, FloorAndMaxOutSeqRefuseLateWrites) {
   Membuffer m(1 << 20, 0, 6);
   Recorder r;
   MembufferEntry* displaced;
-  MembufferEntry* early = Entry("a", 3, "x");
-  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, early, &r, &displaced));  // floor unset
-  m.SetFloor(10);
-  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, early, &r, &displaced));  // <= floor
-  MembufferEntry::Free(early);
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 11, "x"), &r, &displaced));
+  EXPECT_EQ(0u, m.floor());
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 3, "a3"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("b", 4, "b4"), &r, &displaced));
 
-  // Drain "a": its bucket remembers sequence 11, so a later add of a key of that bucket with
-  // a smaller sequence is late (a newer version may be below).
+  // A scan at 10 raises the floor: adds <= 10 go below, taking the key's entry with them.
+  m.RaiseFloor(10);
+  m.RaiseFloor(5);  // the floor only rises
+  EXPECT_EQ(10u, m.floor());
+  MembufferEntry* a8 = Entry("a", 8, "a8");
+  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, a8, &r, &displaced));
+  MembufferEntry::Free(a8);
+  ASSERT_NE(nullptr, displaced);
+  EXPECT_EQ(3u, displaced->sequence());
+  MembufferEntry::Free(displaced);
+  ASSERT_EQ(std::vector<SequenceNumber>{3}, r.pushed);
+  MemoryLookup got;
+  bool shadowed;
+  EXPECT_FALSE(m.Get("a", Membuffer::HashKey("a"), 100, &got, &shadowed));
+  MembufferEntry* c9 = Entry("c", 9, "c9");
+  EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, c9, &r, &displaced));  // no entry: just below
+  MembufferEntry::Free(c9);
+  EXPECT_EQ(nullptr, displaced);
+
+  // Replacing an entry <= floor pushes it below first, even when no reader asked for it.
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("b", 11, "b11"), &r, &displaced));
+  EXPECT_EQ((std::vector<SequenceNumber>{3, 4}), r.pushed);
+  MembufferEntry::Free(displaced);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 12, "a12"), &r, &displaced));
+
+  // A drain up to 11 takes b11 and leaves a12 (its bucket stays flagged for later chunks).
   std::vector<MembufferEntry*> drained;
-  m.CollectForDrain(0, &drained, /*sweep_all=*/false);
+  m.CollectChunk(0, 100, &drained, /*max_seq=*/11);
   ASSERT_EQ(1u, drained.size());
+  EXPECT_EQ("b", drained[0]->key().ToString());
   std::vector<MembufferEntry*> again;
-  m.CollectForDrain(0, &again, /*sweep_all=*/true);
-  EXPECT_TRUE(again.empty());  // marked: no second drainer takes it
-  ASSERT_TRUE(m.RemoveDrained(drained[0]));
-  MembufferEntry::Free(drained[0]);
+  m.CollectChunk(0, 100, &again);
+  ASSERT_EQ(1u, again.size());  // b11 is marked: no second drainer takes it
+  EXPECT_EQ("a", again[0]->key().ToString());
+  drained.push_back(again[0]);
+  for (MembufferEntry* e : drained) {
+    ASSERT_TRUE(m.RemoveDrained(e));
+    MembufferEntry::Free(e);
+  }
   EXPECT_TRUE(m.IsEmpty());
-  MembufferEntry* late = Entry("a", 11, "y");
+
+  // "a"'s bucket remembers sequence 12: a later add of that bucket's keys with a smaller
+  // sequence is late (a newer version may be below).
+  MembufferEntry* late = Entry("a", 12, "y");
   EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, late, &r, &displaced));
   MembufferEntry::Free(late);
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 12, "y"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 13, "y"), &r, &displaced));
 }
 
 TEST(Membuffer, FullBucketsAndByteBudget) {
   Membuffer one_slot(1 << 20, 0, 1);
-  one_slot.SetFloor(0);
   Recorder r;
   MembufferEntry* displaced;
   int added = 0, full = 0;
@@ -116,7 +143,6 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
   EXPECT_EQ(static_cast<uint64_t>(added), one_slot.NumEntries());
 
   Membuffer small(4096, 0, 6);  // the byte budget is reached before the buckets fill
-  small.SetFloor(0);
   const std::string big(1000, 'x');
   int small_added = 0;
   for (int i = 0; i < 100; i++) {
@@ -148,7 +174,6 @@ TEST(Membuffer, PartitionsFollowTheLeadingBitsOfTheKey) {
 
 TEST(Membuffer, ChunksDrainEverythingEventually) {
   Membuffer m(8 << 20, 2, 6);
-  m.SetFloor(0);
   Recorder r;
   MembufferEntry* displaced;
   for (int i = 0; i < 5000; i++) {

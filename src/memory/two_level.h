@@ -2,25 +2,23 @@
 // hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the Memtable,
 // flodb_memtable.h), with background threads draining the first into the second.
 //
-// Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If the
-// bucket is full, or a newer version of the key may already be below, the write goes to the
-// Memtable (in place there if the key exists). While a scan's freeze is draining the previous
-// Membuffer, writes bound for the Memtable first help drain it.
-// Read: Membuffer -> frozen Membuffer (if any) -> Memtable; the first version with sequence <=
-// the read point wins, which is the freshest because data only flows down and each level keeps
-// a key's versions newer than the levels below.
-// Drain: drain threads take one partition at a time, mark its entries, sort them and
-// multi-insert them into the Memtable (path sharing), then remove them from their slots.
-// Scan preparation (PrepareScan): the master scan installs a fresh Membuffer, reads the
-// sequence counter S (all later writes go to the fresh one: its floor is S), waits for writers
-// still inside the old one, and drains it completely; every version <= S is then in the
-// Memtable or in a write the DB waits for. Scans that started while a master was running wait
-// for the next master and share its S (piggybacking).
-//
-// Switching Membuffers uses an atomic pointer plus a per-Membuffer count of writers inside it
-// (sharded counters; a writer enters, then re-checks the pointer), and the old Membuffer is
-// freed through epoch reclamation: readers never block, writers never wait on a lock held
-// across I/O.
+// Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
+// bucket is full the writer first drains a chunk of its partition itself (multi-insert costs a
+// fraction of a single insert per entry) and retries once; if it is still full, or a newer
+// version of the key may already be below, the write goes to the Memtable (in place there).
+// Read: Membuffer -> Memtable; the first version with sequence <= the read point wins, which is
+// the freshest because data only flows down and each level keeps a key's versions newer than
+// the levels below (membuffer.h states how).
+// Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
+// into the Memtable (path sharing), then remove them from their slots.
+// Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master reads the sequence
+// counter S and raises the Membuffer's floor to S, so every later add <= S goes below; it waits
+// for writers that may have read the old floor (a two-phase count: writers register in the
+// current phase, the master flips the phase and waits for the old one to empty), drains every
+// entry <= S, and waits (the same way) for drain batches that started before. Every version
+// <= S is then in the Memtable, or in a write the DB waits for. The cost is what is drained:
+// nothing is allocated or swapped. Scans that started while a master was running share the
+// next master's S (piggybacking). MarkImmutable is the same with S = infinity.
 
 #ifndef SLUICE_MEMORY_TWO_LEVEL_H_
 #define SLUICE_MEMORY_TWO_LEVEL_H_
@@ -42,7 +40,7 @@ namespace sluice {
 struct FloDBOptions {
   size_t write_buffer_size = 64 << 20;
   double membuffer_fraction = 0.25;
-  int partition_bits = 4;
+  int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
   int drain_threads = 1;
   bool use_membuffer = true;
@@ -74,51 +72,42 @@ class TwoLevelComponent final : public MemoryComponent {
   std::string StatsString() const override { return stats_->ToString(); }
 
  private:
-  // Writers inside one Membuffer, counted on a few cache lines so they do not contend.
-  class WriterCount {
+  // Threads inside a critical region (writers in the Membuffer, drain batches), counted on a
+  // few cache lines so they do not contend, in two phases: Enter registers in the current
+  // phase (re-checking it afterwards); FlipAndWait switches the phase and waits until the old
+  // one is empty: it waits only for threads that entered before it, so it never starves.
+  // Dekker-style (all seq_cst): a thread either registered in the old phase (the flipper waits
+  // for it) or re-checked after the flip, and then reads everything written before the flip.
+  class PhasedCount {
    public:
-    void Enter() { Counter().fetch_add(1, std::memory_order_seq_cst); }
-    void Exit() { Counter().fetch_sub(1, std::memory_order_release); }
-    bool Zero() const;
+    int Enter();
+    void Exit(int phase) { Counter(phase).fetch_sub(1, std::memory_order_release); }
+    void FlipAndWait();  // REQUIRES: one caller at a time
 
    private:
     static constexpr int kShards = 16;
-    std::atomic<int64_t>& Counter();
+    std::atomic<int64_t>& Counter(int phase);
+    bool Zero(int phase) const;
     struct alignas(kCacheLineSize) Shard {
       std::atomic<int64_t> n{0};
     };
-    Shard shards_[kShards];
+    std::atomic<int> phase_{0};
+    Shard shards_[2][kShards];
   };
 
-  struct Level1 {
-    explicit Level1(std::unique_ptr<Membuffer> m) : mbf(std::move(m)) {}
-    std::unique_ptr<Membuffer> mbf;
-    WriterCount writers;
-    std::atomic<size_t> drain_cursor{0};
-  };
-
-  // A drained Membuffer kept for the next freeze, so a scan costs what it drains rather than
-  // a new table. Retired Membuffers come back here after their epoch grace period (if the
-  // component still exists: the pool is shared with the retire callbacks).
-  struct SparePool {
-    std::mutex mu;
-    std::unique_ptr<Level1> spare;  // guarded by mu
-  };
-  std::unique_ptr<Level1> NewLevel1();
-  void RetireLevel1(Level1* l);
-  void ApplyBelow(const FloDBMemtable::Update& u);
-  // If a frozen Membuffer is being drained, helps and waits until it is gone.
-  void WaitForFrozenDrain();
-  // Drains one partition of l; returns the entries moved. sweep_all: visit every bucket, not
-  // only those flagged occupied (complete drains use it).
-  size_t DrainPartition(Level1* l, size_t partition, bool sweep_all = false);
-  // Drains about max_entries of one partition (the next flagged buckets); returns the entries
-  // moved.
-  size_t DrainChunk(Level1* l, size_t partition, size_t max_entries);
-  // Multi-inserts the collected entries into the Memtable, then removes them from l.
-  size_t MoveToMemtable(Level1* l, std::vector<MembufferEntry*>* entries);
-  // Drains l until it is empty (l receives no more writes).
-  void DrainAll(Level1* l);
+  void ApplyBelow(const FloDBMemtable::Update& u) { memtable_.Apply(u); }
+  // Drains about max_entries of one partition with sequence <= max_seq; returns the entries
+  // moved. A drain batch is counted in drain_batches_ from before it collects until its
+  // entries have left the Membuffer.
+  size_t DrainChunk(size_t partition, size_t max_entries,
+                    SequenceNumber max_seq = kMaxSequenceNumber);
+  // Multi-inserts the collected entries into the Memtable, then removes them from the
+  // Membuffer.
+  size_t MoveToMemtable(std::vector<MembufferEntry*>* entries);
+  // Raises the floor to max_seq, waits for writers that may have read the old one, drains
+  // every entry <= max_seq, then waits for drain batches that started before.
+  // REQUIRES: scan_mu_ held.
+  void DrainUpTo(SequenceNumber max_seq);
   void DrainLoop();
   void StopDrainers();
 
@@ -126,18 +115,16 @@ class TwoLevelComponent final : public MemoryComponent {
   const MemoryComponentContext context_;
   const std::shared_ptr<FloDBStats> stats_;
   FloDBMemtable memtable_;
-
-  // Owned; replaced ones are retired through epoch reclamation.
-  std::atomic<Level1*> mbf_{nullptr};
-  std::atomic<Level1*> frozen_{nullptr};
+  const std::unique_ptr<Membuffer> mbf_;  // null without a Membuffer
+  PhasedCount writers_;                   // writers inside mbf_->Add
+  PhasedCount drain_batches_;             // drain batches between collecting and removing
+  std::atomic<size_t> drain_cursor_{0};   // next partition a drain thread looks at
   std::atomic<bool> immutable_{false};
 
   std::mutex scan_mu_;                        // one master scan at a time
   std::atomic<uint64_t> masters_started_{0};  // written under scan_mu_
   std::atomic<uint64_t> masters_done_{0};
   std::atomic<SequenceNumber> master_sequence_{0};
-
-  const std::shared_ptr<SparePool> spares_ = std::make_shared<SparePool>();
 
   std::vector<std::thread> drainers_;
   std::mutex drain_mu_;
