@@ -5,6 +5,8 @@
 #   make test       every test (GoogleTest suites through ctest)
 #   make test-asan  every test under AddressSanitizer + UBSan
 #   make test-tsan  every test under ThreadSanitizer
+#   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~35 min)
+#   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~15 min)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local
@@ -13,7 +15,7 @@ JOBS ?= $(shell nproc)
 BENCH_NUM ?= 1000000
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench test test-asan test-tsan install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm test test-asan test-tsan install format clean
 
 all: build
 
@@ -26,6 +28,12 @@ build: deps
 
 bench: build
 	./build/release/tools/sluice_bench $(BENCH_FLAGS)
+
+bench-flodb: build
+	bench/flodb_experiments.sh
+
+bench-clsm: build
+	bench/clsm_experiments.sh
 
 test: deps
 	cmake --preset dev >/dev/null

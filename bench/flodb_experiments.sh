@@ -25,29 +25,8 @@
 # build/tools/sluice_bench), REPEATS, and the per-experiment settings below (e.g.
 # BURST_SIZES="128MB 1GB" bench/flodb_experiments.sh).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-
-quick=0
-case "${1:-}" in
-  --quick) quick=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
-esac
-
-if [ -z "${SLUICE_BENCH:-}" ]; then
-  for candidate in build/release/tools/sluice_bench build/tools/sluice_bench; do
-    if [ -x "$candidate" ]; then SLUICE_BENCH="$root/$candidate"; break; fi
-  done
-fi
-if [ ! -x "${SLUICE_BENCH:-}" ]; then
-  echo "sluice_bench not found: build it (cmake --preset release && cmake --build build/release)" \
-    "or set SLUICE_BENCH" >&2
-  exit 1
-fi
-export SLUICE_BENCH
-
-date=$(date -u +%Y-%m-%d)
+# shellcheck source=bench/experiment_common.sh
+source "$(dirname "$0")/experiment_common.sh"
 if [ "$quick" = 1 ]; then
   prefix="tmp/$date-flodb"
   : "${REPEATS:=1}"
@@ -85,14 +64,6 @@ engines=sluice,rocksdb,leveldb
 common=(--key_format=binary --key_size=8 --value_size=256)
 mem=(--write_buffer_size=128MB)  # where the experiment does not vary it
 
-# bench/run.sh with the point's name under this run's experiment directory.
-point() {
-  local experiment=$1 name=$2
-  shift 2
-  echo
-  echo "=== $experiment / $name ==="
-  bench/run.sh "$prefix-$experiment/$name" "$REPEATS" -- "$@"
-}
 
 wal_flag() { [ "$1" = off ] && echo --disable_wal=1 || echo --disable_wal=0; }
 

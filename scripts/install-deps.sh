@@ -12,6 +12,12 @@ PACKAGES=(
   python3 python3-pip python3-venv
 )
 
+# Go builds the linearizability checker (tests/linearizability/checker, Porcupine from the Go
+# module proxy). Debian's golang-go (1.19) suffices; a Go already installed is used instead.
+if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
+  PACKAGES+=(golang-go)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

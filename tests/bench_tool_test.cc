@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -650,6 +651,65 @@ TEST_F(BenchRunnerTest, DurationRunsForThatLongInsteadOfACount) {
   EXPECT_GT(w[0].ops, 100u);  // not limited to --num
   EXPECT_GE(w[0].elapsed_seconds, 0.99);
   EXPECT_LT(w[0].elapsed_seconds, 1.5);
+}
+
+// cLSM's workloads (clsm_workloads.cc). MapEngine's Get and Put are each atomic but has no
+// read-modify-write: --rmw=native skips it, --rmw=striped must still be exact.
+TEST_F(BenchRunnerTest, StripedRmwIsExactAndNativeRmwNeedsAnEngineWithOne) {
+  flags_.num = 40;
+  flags_.threads = 4;
+  flags_.rmw = "native";
+  auto r = Run({"rmw_increment"});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_TRUE(r[0].skipped);
+  EXPECT_NE(r[0].skip_reason.find("--rmw=striped"), std::string::npos) << r[0].skip_reason;
+
+  flags_.rmw = "striped";
+  r = Run({"rmw_increment"});
+  ASSERT_FALSE(r[0].skipped);
+  EXPECT_EQ(r[0].ops, 4u * 40u);
+  uint64_t sum = 0;
+  for (uint64_t k = 0; k < 40; k++) {
+    std::string v;
+    if (!engine_.Get(std::string(KeyBuffer(16).Set(k)), &v).ok()) continue;
+    ASSERT_EQ(v.size(), 8u);
+    uint64_t n = 0;
+    std::memcpy(&n, v.data(), 8);
+    sum += n;
+  }
+  EXPECT_EQ(sum, 4u * 40u);
+  EXPECT_NE(r[0].message.find("160 increments; lock-striped"), std::string::npos) << r[0].message;
+
+  // Every distinct key is inserted exactly once, whichever thread gets there first.
+  engine_.Destroy("");  // the runner destroys only databases it finds on disk
+  r = Run({"rmw_putifabsent"});
+  EXPECT_EQ(engine_.size(), 40u);
+  EXPECT_NE(r[0].message.find("40 of 160 inserted"), std::string::npos) << r[0].message;
+}
+
+TEST_F(BenchRunnerTest, ReadWriteMixSkewedReadsAndScansWhileWriting) {
+  flags_.num = 1000;
+  flags_.readwritepercent = 50;
+  auto r = Run({"fillseq", "readrandomwriterandom"});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[1].ops, 1000u);
+  EXPECT_EQ(r[1].found, r[1].lookups);  // every key exists after fillseq
+  EXPECT_GT(r[1].lookups, 400u);
+  EXPECT_LT(r[1].lookups, 600u);
+
+  flags_.hot_op_fraction = 0.9;
+  flags_.hot_key_fraction = 0.1;
+  r = Run({"readskewed"});
+  EXPECT_EQ(r[0].found, 1000u);
+  EXPECT_NE(r[0].message.find("on hot keys"), std::string::npos) << r[0].message;
+
+  flags_.scan_length = 10;
+  flags_.reads = 500;
+  r = Run({"scanwhilewriting"});
+  EXPECT_GE(r[0].ops, 500u);  // keys read; the last scan may overshoot
+  EXPECT_LT(r[0].ops, 510u);
+  EXPECT_NE(r[0].message.find("scans)"), std::string::npos) << r[0].message;
+  EXPECT_NE(r[0].message.find("writer:"), std::string::npos) << r[0].message;
 }
 
 }  // namespace

@@ -55,6 +55,25 @@ const char* sluice_c_api_round_trip(const char* path) {
   sluice_free(prop);
   if (sluice_property_value(db, "no.such.property") != NULL) return "unknown property";
 
+  /* Read-modify-writes. */
+  if (sluice_put_if_absent(db, wo, "r", 1, "x", 1, &err) != 1 || err != NULL) return "pia 1";
+  if (sluice_put_if_absent(db, wo, "r", 1, "y", 1, &err) != 0 || err != NULL) return "pia 2";
+  if (sluice_compare_and_swap(db, wo, "r", 1, "y", 1, "z", 1, &err) != 0 || err != NULL) {
+    return "cas mismatch";
+  }
+  if (sluice_compare_and_swap(db, wo, "r", 1, "x", 1, "z", 1, &err) != 1 || err != NULL) {
+    return "cas match";
+  }
+  if (sluice_compare_and_swap(db, wo, "s", 1, NULL, 0, "new", 3, &err) != 1 || err != NULL) {
+    return "cas absent";
+  }
+  if (sluice_increment(db, wo, "n", 1, 5, &err) != 5 || err != NULL) return "increment 1";
+  if (sluice_increment(db, wo, "n", 1, -7, &err) != -2 || err != NULL) return "increment 2";
+  sluice_increment(db, wo, "r", 1, 1, &err); /* "z" is not an 8-byte counter */
+  if (err == NULL) return "increment of a non-counter must fail";
+  sluice_free(err);
+  err = NULL;
+
   sluice_close(db);
   sluice_options_set_error_if_exists(options, 1);
   db = sluice_open(options, path, &err);

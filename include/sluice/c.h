@@ -50,6 +50,22 @@ void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_wri
  * missing, or NULL with *errptr set on error. */
 char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key, size_t keylen,
                  size_t* vallen, char** errptr);
+/* Atomic read-modify-writes (lock-free; see DB::PutIfAbsent, CompareAndSwap, Increment).
+ * sluice_put_if_absent: returns 1 if the key had no value and now has val, else 0.
+ * sluice_compare_and_swap: expected == NULL means "the key has no value"; returns 1 if the
+ * value was expected and is now desired, else 0.
+ * sluice_increment: adds delta to the key's 8-byte little-endian counter (missing: 0) and
+ * returns the new value; an error if the value is not 8 bytes long.
+ * On error each returns 0 with *errptr set. */
+unsigned char sluice_put_if_absent(sluice_t* db, const sluice_writeoptions_t* options,
+                                   const char* key, size_t keylen, const char* val, size_t vallen,
+                                   char** errptr);
+unsigned char sluice_compare_and_swap(sluice_t* db, const sluice_writeoptions_t* options,
+                                      const char* key, size_t keylen, const char* expected,
+                                      size_t expectedlen, const char* desired, size_t desiredlen,
+                                      char** errptr);
+int64_t sluice_increment(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                         size_t keylen, int64_t delta, char** errptr);
 sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options);
 const sluice_snapshot_t* sluice_create_snapshot(sluice_t* db);
 void sluice_release_snapshot(sluice_t* db, const sluice_snapshot_t* snapshot);

@@ -9,7 +9,9 @@
 #define SLUICE_DB_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,30 @@ class DB {
   virtual Status Delete(const WriteOptions& options, const Slice& key) = 0;
   // Applies every update of the batch atomically; they become visible together.
   virtual Status Write(const WriteOptions& options, WriteBatch* batch) = 0;
+
+  // --- Atomic read-modify-write (cLSM) ---
+  // fn receives the key's current value (nullptr if it has none) and returns its new value, or
+  // std::nullopt to delete the key. The call is atomic and linearizable with every other read
+  // and write, and takes no lock: fn runs on an optimistic read; if another write to the key
+  // slips in before the result is installed, fn runs again on the newer value. So fn may run
+  // more than once and must have no side effects beyond its return value; keep it short.
+  using ModifyFunction = std::function<std::optional<std::string>(const std::string* current)>;
+  // *result (may be null) receives the value fn returned, or is cleared if fn deleted the key.
+  virtual Status ReadModifyWrite(const WriteOptions& options, const Slice& key,
+                                 const ModifyFunction& fn, std::string* result) = 0;
+  // Sets key to value only if it has no value; *inserted (may be null) says which happened.
+  virtual Status PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
+                             bool* inserted) = 0;
+  // Sets key to desired only if its value equals *expected (expected == nullptr: only if the key
+  // has no value); *swapped (may be null) says which happened.
+  virtual Status CompareAndSwap(const WriteOptions& options, const Slice& key,
+                                const std::string* expected, const Slice& desired,
+                                bool* swapped) = 0;
+  // Adds delta to the key's counter, an 8-byte little-endian two's-complement integer (a
+  // missing key counts as 0; the sum wraps around); *result (may be null) receives the new
+  // value. InvalidArgument naming the key if its value is not 8 bytes long.
+  virtual Status Increment(const WriteOptions& options, const Slice& key, int64_t delta,
+                           int64_t* result) = 0;
 
   // Sets *value to the value of key; NotFound if there is none.
   virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) = 0;

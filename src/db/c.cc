@@ -89,6 +89,41 @@ void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const cha
   SaveError(errptr, db->rep->Delete(options->rep, Slice(key, keylen)));
 }
 
+unsigned char sluice_put_if_absent(sluice_t* db, const sluice_writeoptions_t* options,
+                                   const char* key, size_t keylen, const char* val, size_t vallen,
+                                   char** errptr) {
+  bool inserted = false;
+  if (SaveError(errptr, db->rep->PutIfAbsent(options->rep, Slice(key, keylen), Slice(val, vallen),
+                                             &inserted))) {
+    return 0;
+  }
+  return inserted ? 1 : 0;
+}
+
+unsigned char sluice_compare_and_swap(sluice_t* db, const sluice_writeoptions_t* options,
+                                      const char* key, size_t keylen, const char* expected,
+                                      size_t expectedlen, const char* desired, size_t desiredlen,
+                                      char** errptr) {
+  bool swapped = false;
+  std::string expected_value;
+  if (expected != nullptr) expected_value.assign(expected, expectedlen);
+  if (SaveError(errptr, db->rep->CompareAndSwap(options->rep, Slice(key, keylen),
+                                                expected != nullptr ? &expected_value : nullptr,
+                                                Slice(desired, desiredlen), &swapped))) {
+    return 0;
+  }
+  return swapped ? 1 : 0;
+}
+
+int64_t sluice_increment(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
+                         size_t keylen, int64_t delta, char** errptr) {
+  int64_t result = 0;
+  if (SaveError(errptr, db->rep->Increment(options->rep, Slice(key, keylen), delta, &result))) {
+    return 0;
+  }
+  return result;
+}
+
 void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_writebatch_t* batch,
                   char** errptr) {
   SaveError(errptr, db->rep->Write(options->rep, &batch->rep));

@@ -33,6 +33,7 @@
 #include "db/merge_job.h"
 #include "db/snapshot_list.h"
 #include "db/timestamp_oracle.h"
+#include "db/write_stamps.h"
 #include "memory/flodb_stats.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
@@ -50,6 +51,14 @@ class DBImpl final : public DB {
   Status Put(const WriteOptions& options, const Slice& key, const Slice& value) override;
   Status Delete(const WriteOptions& options, const Slice& key) override;
   Status Write(const WriteOptions& options, WriteBatch* batch) override;
+  Status ReadModifyWrite(const WriteOptions& options, const Slice& key, const ModifyFunction& fn,
+                         std::string* result) override;
+  Status PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
+                     bool* inserted) override;
+  Status CompareAndSwap(const WriteOptions& options, const Slice& key, const std::string* expected,
+                        const Slice& desired, bool* swapped) override;
+  Status Increment(const WriteOptions& options, const Slice& key, int64_t delta,
+                   int64_t* result) override;
   Status Get(const ReadOptions& options, const Slice& key, std::string* value) override;
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) override;
   Status Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
@@ -63,6 +72,11 @@ class DBImpl final : public DB {
 
   // Opens the directory, recovers, starts background threads (db_open.cc).
   Status Open();
+
+  // Tests only: with false, read-modify-writes skip the fence and the validation (db_rmw.cc)
+  // and so lose updates under concurrency; the linearizability test shows its checker catches
+  // that. Set before any read-modify-write runs.
+  void SetRmwConflictDetectionForTesting(bool enabled) { rmw_conflict_detection_ = enabled; }
 
   // Checks options and fills defaults; InvalidArgument naming the option if out of range.
   static Status SanitizeOptions(const Options& in, Options* out);
@@ -82,10 +96,49 @@ class DBImpl final : public DB {
   // --- db_write.cc ---
   Status ValidateBatch(WriteBatch* batch) const;
   Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
+  // A write that holds an Active slot, its sequence number and its WAL reservation.
+  struct ReservedWrite {
+    int slot = -1;
+    bool multi = false;
+    uint64_t key_tag = TimestampOracle::kAnyKey;  // of the one key of a single-update write
+    SequenceNumber seq = 0;
+    log::Writer::Reservation reservation;
+  };
+  // Enters an epoch section and reserves batch on the current mutable component (*sv). On OK
+  // with *retry false the caller is inside that section and must CompleteWrite, then leave it.
+  // *retry true: the component was full (switched) or sealed (the switch awaited); nothing is
+  // held, start over. An error: nothing is held.
+  Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, SuperVersion** sv,
+                          ReservedWrite* w, bool* retry);
+  // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
+  // the batch). Busy if the log is sealed (a switch is under way); nothing is held on error.
+  // REQUIRES: inside an epoch section that pins mem.
+  Status ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBatch* batch,
+                      ReservedWrite* w);
+  // Commits the reserved record (syncing as asked) and applies the batch to sv->mem unless it
+  // is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
+  // reserved on sv->mem, same epoch section.
+  Status CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
+                       ReservedWrite* w);
   Status WaitForRoom(bool* delayed);
   Status SwitchMemTable(const MemTable* full, bool force);
 
+  // --- db_rmw.cc ---
+  enum class ModifyAction { kKeep, kPut, kDelete };
+  // Decides the new state of a key from its current value (nullptr: none). A non-OK status
+  // ends the call with that status and writes nothing.
+  using ModifyDecision =
+      std::function<Status(const std::string* current, ModifyAction* action, std::string* value)>;
+  // The lock-free read-modify-write every public variant is built on (see db_rmw.cc).
+  // *final_value: the key's value afterwards (cleared if it has none).
+  Status Modify(const WriteOptions& options, const Slice& key, const ModifyDecision& decide,
+                std::string* final_value);
+
   // --- db_read.cc ---
+  // Get through sv. REQUIRES: inside an epoch section. skipped_batch (optional): set to the
+  // sequence number of a version passed over because its multi-update batch is in flight.
+  Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
+                             std::string* value, SequenceNumber* skipped_batch);
   std::string StatsString();
   // The context memory components are created with (keeper, sequence counter, shared stats).
   MemoryComponentContext ComponentContext();
@@ -134,6 +187,7 @@ class DBImpl final : public DB {
   std::shared_ptr<FileRegistry> file_registry_;
   std::unique_ptr<VersionSet> versions_;  // guarded by mutex_
   TimestampOracle oracle_;
+  WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
   // Counters of the FloDB components (shared by all of them; null for other components).
   std::shared_ptr<FloDBStats> flodb_stats_;
@@ -155,6 +209,7 @@ class DBImpl final : public DB {
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> closed_{false};
   bool opened_ = false;
+  bool rmw_conflict_detection_ = true;  // see SetRmwConflictDetectionForTesting
 };
 
 }  // namespace sluice

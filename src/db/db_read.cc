@@ -21,15 +21,23 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
     return Status::InvalidArgument(dbname_, "database is closed");
   }
   DBStats::Add(&stats_.gets, 1);
+  epoch::Guard guard;
+  Status s = GetFromSuperVersion(super_version_.load(std::memory_order_acquire), options, key,
+                                 value, nullptr);
+  if (s.ok()) DBStats::Add(&stats_.get_hits, 1);
+  return s;
+}
+
+Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
+                                   std::string* value, SequenceNumber* skipped_batch) {
   const bool latest = options.snapshot == nullptr;
   SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
-  epoch::Guard guard;
-  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
 
   auto search = [&](MemTable* mem, bool* done) -> Status {
     MemoryLookup r;
     while (mem->rep->Get(key, read_seq, &r)) {
       if (latest && oracle_.IsBatchInFlight(r.sequence)) {
+        if (skipped_batch != nullptr) *skipped_batch = r.sequence;
         read_seq = r.sequence - 1;  // not visible yet: look at older versions
         continue;
       }
@@ -56,7 +64,6 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
       }
     }
   }
-  if (s.ok()) DBStats::Add(&stats_.get_hits, 1);
   return s;
 }
 
@@ -416,6 +423,9 @@ std::string DBImpl::StatsString() {
       DBStats::Get(stats_.stop_writes), static_cast<double>(DBStats::Get(stats_.stop_micros)) / 1e6,
       DBStats::Get(stats_.memtable_waits),
       static_cast<double>(DBStats::Get(stats_.memtable_wait_micros)) / 1e6);
+  r += fmt::format("Read-modify-writes: {} ({} no-ops), {} conflicts retried\n",
+                   DBStats::Get(stats_.rmws), DBStats::Get(stats_.rmw_noops),
+                   DBStats::Get(stats_.rmw_conflicts));
   r += fmt::format("Gets: {} ({} found); snapshots live: {}; last sequence: {}\n",
                    DBStats::Get(stats_.gets), DBStats::Get(stats_.get_hits), snapshots_.size(),
                    oracle_.LastSequence());

@@ -27,6 +27,9 @@ struct DBStats {
   ShardedCounter user_bytes_written;  // key + value bytes of those updates
   ShardedCounter wal_bytes_written;
   ShardedCounter gets;
+  ShardedCounter rmws;                     // read-modify-write calls that succeeded
+  ShardedCounter rmw_noops;                // ...of which left the value as it was
+  std::atomic<uint64_t> rmw_conflicts{0};  // attempts retried after a conflict
   ShardedCounter get_hits;
   std::atomic<uint64_t> flushes{0};
   std::atomic<uint64_t> flush_bytes{0};

@@ -102,78 +102,116 @@ Status DBImpl::WaitForRoom(bool* delayed) {
 
 Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   const uint32_t count = WriteBatchInternal::Count(batch);
-  const bool multi = count > 1;
   bool delayed = false;
   for (;;) {
     Status s = WaitForRoom(&delayed);
     if (!s.ok()) return s;
 
-    const int slot = oracle_.ClaimSlot();
-    epoch::Enter();
-    SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-    MemTable* mem = sv->mem.get();
-    if (mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size) {
-      epoch::Exit();
-      oracle_.Release(slot, /*multi_entry=*/false);
-      s = SwitchMemTable(mem, /*force=*/false);
-      if (!s.ok()) return s;
-      continue;
-    }
-
-    SequenceNumber seq = 0;
-    auto assign = [&] { seq = oracle_.AssignSequence(slot, multi); };
-    log::Writer::Reservation reservation;
-    const Slice record = WriteBatchInternal::Contents(batch);
-    if (options.disable_wal) {
-      s = mem->log->Reserve(log::Writer::kNoRecord, assign, &reservation);
-    } else {
-      s = mem->log->Reserve(record.size(), assign, &reservation);
-    }
-    if (!s.ok()) {
-      epoch::Exit();
-      oracle_.Release(slot, /*multi_entry=*/false);
-      if (s.IsBusy()) {
-        // Sealed: a switch is installing a new component. Wait for it, then retry.
-        std::lock_guard<std::mutex> wait_for_switch(switch_mu_);
-        continue;
-      }
-      return s;
-    }
-    WriteBatchInternal::SetSequence(batch, seq);
-    if (options.disable_wal) {
-      mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
-    } else {
-      // A synced write makes every earlier write durable, including those in the WAL files of
-      // components switched out but not flushed yet (usually synced already: no I/O then).
-      // They are synced first, so no power loss keeps this record but loses an older one.
-      Status older;
-      for (size_t i = sv->imms.size(); older.ok() && options.sync && i-- > 0;) {
-        older = sv->imms[i]->log->Sync();
-      }
-      // Commit even if that failed: a reserved range must be filled, or every later writer of
-      // this log would wait for it forever.
-      s = mem->log->Commit(reservation, WriteBatchInternal::Contents(batch),
-                           options.sync && older.ok());
-      if (s.ok()) s = older;
-      if (!s.ok()) {
-        oracle_.Release(slot, multi);
-        epoch::Exit();
-        std::lock_guard<std::mutex> l(mutex_);
-        SetBackgroundError(s);
-        return s;
-      }
-      DBStats::Add(&stats_.wal_bytes_written, reservation.end - reservation.start);
-    }
-    s = WriteBatchInternal::InsertInto(batch, mem->rep.get());
-    oracle_.Release(slot, multi);
+    SuperVersion* sv = nullptr;
+    ReservedWrite w;
+    bool retry = false;
+    s = ReserveOnCurrent(options, batch, &sv, &w, &retry);
+    if (!s.ok()) return s;
+    if (retry) continue;
+    s = CompleteWrite(options, sv, batch, &w);
     epoch::Exit();
     if (s.ok()) {
       DBStats::Add(&stats_.writes, 1);
       DBStats::Add(&stats_.keys_written, count);
-      DBStats::Add(&stats_.user_bytes_written, record.size() - WriteBatchInternal::kHeader);
+      DBStats::Add(&stats_.user_bytes_written,
+                   WriteBatchInternal::ByteSize(batch) - WriteBatchInternal::kHeader);
     }
     return s;
   }
+}
+
+Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, SuperVersion** sv,
+                                ReservedWrite* w, bool* retry) {
+  *retry = false;
+  epoch::Enter();
+  *sv = super_version_.load(std::memory_order_acquire);
+  if ((*sv)->mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+    const MemTable* full = (*sv)->mem.get();  // only compared by SwitchMemTable: no use after Exit
+    epoch::Exit();
+    Status s = SwitchMemTable(full, /*force=*/false);
+    *retry = s.ok();
+    return s;
+  }
+  Status s = ReserveWrite(options, (*sv)->mem.get(), batch, w);
+  if (!s.ok()) {
+    epoch::Exit();
+    if (!s.IsBusy()) return s;
+    // Sealed: a switch is installing a new component. Wait for it, then retry.
+    std::lock_guard<std::mutex> wait_for_switch(switch_mu_);
+    *retry = true;
+    return Status::OK();
+  }
+  return s;
+}
+
+Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBatch* batch,
+                            ReservedWrite* w) {
+  w->multi = WriteBatchInternal::Count(batch) > 1;
+  // A single-update write names its key, so a read-modify-write of another key need not wait
+  // for it (TimestampOracle::FenceBelow).
+  Slice key;
+  const uint64_t key_tag = WriteBatchInternal::SingleKey(batch, &key) ? TimestampOracle::KeyTag(key)
+                                                                      : TimestampOracle::kAnyKey;
+  w->slot = oracle_.ClaimSlot();
+  auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, key_tag); };
+  const size_t size =
+      options.disable_wal ? log::Writer::kNoRecord : WriteBatchInternal::ByteSize(batch);
+  Status s = mem->log->Reserve(size, assign, &w->reservation);
+  if (!s.ok()) {
+    oracle_.Release(w->slot, /*multi_entry=*/false);  // no timestamp was published
+    return s;
+  }
+  WriteBatchInternal::SetSequence(batch, w->seq);
+  return s;
+}
+
+Status DBImpl::CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
+                             ReservedWrite* w) {
+  MemTable* mem = sv->mem.get();
+  // An aborted read-modify-write's record only fills its reservation: no need to sync it.
+  const bool sync = options.sync && !WriteBatchInternal::IsAborted(batch);
+  if (options.disable_wal) {
+    mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
+  } else {
+    // A synced write makes every earlier write durable, including those in the WAL files of
+    // components switched out but not flushed yet (usually synced already: no I/O then).
+    // They are synced first, so no power loss keeps this record but loses an older one.
+    Status older;
+    for (size_t i = sv->imms.size(); older.ok() && sync && i-- > 0;) {
+      older = sv->imms[i]->log->Sync();
+    }
+    // Commit even if that failed: a reserved range must be filled, or every later writer of
+    // this log would wait for it forever.
+    Status s =
+        mem->log->Commit(w->reservation, WriteBatchInternal::Contents(batch), sync && older.ok());
+    if (s.ok()) s = older;
+    if (!s.ok()) {
+      oracle_.Release(w->slot, w->multi);
+      std::lock_guard<std::mutex> l(mutex_);
+      SetBackgroundError(s);
+      return s;
+    }
+    DBStats::Add(&stats_.wal_bytes_written, w->reservation.end - w->reservation.start);
+  }
+  // Batches with smaller timestamps take effect first (TimestampOracle::WaitForBatchesBelow).
+  if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
+  Status s = WriteBatchInternal::InsertInto(batch, mem->rep.get());
+  // After the insertion, before leaving Active (see write_stamps.h).
+  if (s.ok() && !WriteBatchInternal::IsAborted(batch)) {
+    if (w->key_tag != TimestampOracle::kAnyKey) {
+      write_stamps_.Bump(w->key_tag);
+    } else {
+      WriteBatchInternal::ForEachKey(
+          batch, [&](const Slice& k) { write_stamps_.Bump(TimestampOracle::KeyTag(k)); });
+    }
+  }
+  oracle_.Release(w->slot, w->multi);
+  return s;
 }
 
 Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "db/dbformat.h"
+#include "sluice/slice.h"
 #include "util/cpu.h"
 
 namespace sluice {
@@ -42,8 +43,13 @@ class TimestampOracle {
   // Claims a free Active slot for the calling writer (waits while all are taken).
   int ClaimSlot();
   // Takes the write's timestamp (see the invariants). multi_entry: the write is a batch of
-  // more than one update, whose updates must become visible together.
-  SequenceNumber AssignSequence(int slot, bool multi_entry);
+  // more than one update, whose updates must become visible together. key_tag: KeyTag() of
+  // the one key a single-update write touches, kAnyKey otherwise (see FenceBelow).
+  SequenceNumber AssignSequence(int slot, bool multi_entry, uint64_t key_tag = kAnyKey);
+
+  // Tags for FenceBelow: a non-zero hash of a key; kAnyKey stands for every key.
+  static constexpr uint64_t kAnyKey = 0;
+  static uint64_t KeyTag(const Slice& key);
   // The write of this slot is complete (or abandoned): remove it from Active, free the slot.
   void Release(int slot, bool multi_entry);
 
@@ -53,6 +59,20 @@ class TimestampOracle {
 
   // Waits until no write with a timestamp <= seq is in flight.
   void WaitForWritesUpTo(SequenceNumber seq) const;
+
+  // For a read-modify-write of the key tagged key_tag that holds timestamp ts (see
+  // db/db_rmw.cc): waits until every write with a smaller timestamp that may touch the key
+  // (same tag, or kAnyKey) has finished. Afterwards the set of writes to the key ordered before
+  // ts is final and complete. Writes to other keys are not waited for. REQUIRES: ts was drawn
+  // inside a WAL reservation (see the .cc for why that makes every smaller one visible).
+  void FenceBelow(SequenceNumber ts, uint64_t key_tag);
+
+  // Waits until no multi-entry batch with a timestamp below ts is in flight (free when no batch
+  // is). A write calls it before inserting: see "Batches and linearizability" in the .cc.
+  void WaitForBatchesBelow(SequenceNumber ts) const;
+
+  // Waits until the batch with timestamp seq (if any) is no longer in flight.
+  void WaitWhileBatchInFlight(SequenceNumber seq) const;
 
   // True if seq is the timestamp of a multi-entry batch that is still being applied.
   bool IsBatchInFlight(SequenceNumber seq) const;
@@ -72,9 +92,13 @@ class TimestampOracle {
   // Smallest timestamp in Active, or kNoneActive.
   SequenceNumber MinActive() const;
   SequenceNumber SerializableSnapshot();
+  // snapTime = max(snapTime, ts).
+  void RaiseSnapTime(SequenceNumber ts);
 
   struct alignas(kCacheLineSize) Slot {
     std::atomic<uint64_t> value{kEmpty};
+    // The owner's key tag, written before its timestamp is published (see FenceBelow).
+    std::atomic<uint64_t> key_tag{kAnyKey};
   };
 
   std::atomic<SequenceNumber> counter_;

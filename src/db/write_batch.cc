@@ -26,7 +26,7 @@ Status ForEachUpdate(const std::string& rep, Fn&& fn) {
   }
   Slice input(rep);
   input.remove_prefix(WriteBatchInternal::kHeader);
-  const uint32_t expected = DecodeFixed32(rep.data() + 8);
+  const uint32_t expected = DecodeFixed32(rep.data() + 8) & ~WriteBatchInternal::kAbortedBit;
   uint32_t found = 0;
   while (!input.empty()) {
     const uint8_t tag = static_cast<uint8_t>(input[0]);
@@ -105,10 +105,20 @@ Status WriteBatch::Iterate(Handler* handler) const {
 }
 
 uint32_t WriteBatchInternal::Count(const WriteBatch* b) {
-  return DecodeFixed32(b->rep_.data() + 8);
+  return DecodeFixed32(b->rep_.data() + 8) & ~kAbortedBit;
 }
 
-void WriteBatchInternal::SetCount(WriteBatch* b, uint32_t n) { EncodeFixed32(&b->rep_[8], n); }
+void WriteBatchInternal::SetCount(WriteBatch* b, uint32_t n) {
+  EncodeFixed32(&b->rep_[8], n | (DecodeFixed32(b->rep_.data() + 8) & kAbortedBit));
+}
+
+bool WriteBatchInternal::IsAborted(const WriteBatch* b) {
+  return (DecodeFixed32(b->rep_.data() + 8) & kAbortedBit) != 0;
+}
+
+void WriteBatchInternal::MarkAborted(WriteBatch* b) {
+  EncodeFixed32(&b->rep_[8], DecodeFixed32(b->rep_.data() + 8) | kAbortedBit);
+}
 
 SequenceNumber WriteBatchInternal::Sequence(const WriteBatch* b) {
   return DecodeFixed64(b->rep_.data());
@@ -124,6 +134,7 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
+  if (IsAborted(b)) return Status::OK();
   const SequenceNumber seq = Sequence(b);
   if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
     return ForEachUpdate(b->rep_, [&](const Update& u) { mem->Add(seq, u.type, u.key, u.value); });
@@ -147,6 +158,18 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
   const bool keep_older = Count(b) > 1;
   for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value, keep_older);
   return Status::OK();
+}
+
+void WriteBatchInternal::ForEachKey(const WriteBatch* b,
+                                    const std::function<void(const Slice&)>& fn) {
+  ForEachUpdate(b->rep_, [&](const Update& u) { fn(u.key); });
+}
+
+bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
+  if (Count(b) != 1 || b->rep_.size() <= kHeader) return false;
+  Slice input(b->rep_);
+  input.remove_prefix(kHeader + 1);  // the header and the record's tag
+  return GetLengthPrefixedSlice(&input, key);
 }
 
 void WriteBatchInternal::MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value) {

@@ -5,12 +5,18 @@
 //     record := kTypeValue    varint32-length key  varint32-length value
 //             | kTypeDeletion varint32-length key
 //
+// The top bit of count marks an aborted batch: a read-modify-write that reserved its WAL record
+// and then found a conflict fills the record with its batch marked so (the reservation must be
+// filled); recovery and InsertInto skip it. Count() excludes the bit.
+//
 // Every update of a batch carries the batch's one sequence number, so a reader at a snapshot
 // sees all of a batch or none of it. Within a batch a later update to a key replaces an earlier
 // one: InsertInto applies only the last update of each key.
 
 #ifndef SLUICE_DB_WRITE_BATCH_INTERNAL_H_
 #define SLUICE_DB_WRITE_BATCH_INTERNAL_H_
+
+#include <functional>
 
 #include "db/dbformat.h"
 #include "sluice/write_batch.h"
@@ -22,9 +28,12 @@ class MemoryComponent;
 class WriteBatchInternal {
  public:
   static constexpr size_t kHeader = 12;
+  static constexpr uint32_t kAbortedBit = uint32_t{1} << 31;
 
   static uint32_t Count(const WriteBatch* b);
   static void SetCount(WriteBatch* b, uint32_t n);
+  static bool IsAborted(const WriteBatch* b);
+  static void MarkAborted(WriteBatch* b);
   static SequenceNumber Sequence(const WriteBatch* b);
   static void SetSequence(WriteBatch* b, SequenceNumber seq);
 
@@ -35,6 +44,12 @@ class WriteBatchInternal {
 
   // Adds every update to mem with the batch's sequence number (last update per key wins).
   static Status InsertInto(const WriteBatch* b, MemoryComponent* mem);
+
+  // Calls fn(key) for every update (a key updated twice is passed twice).
+  static void ForEachKey(const WriteBatch* b, const std::function<void(const Slice&)>& fn);
+
+  // The key of a batch of exactly one update (false for other batches).
+  static bool SingleKey(const WriteBatch* b, Slice* key);
 
   // Largest key and value sizes in the batch (for validation).
   static void MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value);

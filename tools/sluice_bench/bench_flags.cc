@@ -173,13 +173,20 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Range(0, 365 * 24 * 3600));
   app.add_option("--seed", f.seed, "Base seed of the random key sequences");
   app.add_option("--hot_op_fraction", f.hot_op_fraction,
-                 "readupdate_skewed: share of the operations on the hot keys")
+                 "readupdate_skewed, readskewed: share of the operations on the hot keys")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--hot_key_fraction", f.hot_key_fraction,
-                 "readupdate_skewed: the hot keys' share of the key space")
+                 "readupdate_skewed, readskewed: the hot keys' share of the key space")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--scan_length", f.scan_length, "updatescan: entries per scan")
+  app.add_option("--scan_length", f.scan_length, "updatescan, scanwhilewriting: entries per scan")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--readwritepercent", f.readwritepercent,
+                 "readrandomwriterandom: percentage of Gets (the rest are Puts)")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--rmw", f.rmw,
+                 "rmw_*: native (the engine's own atomic read-modify-write; sluice's is "
+                 "lock-free) or striped (a lock per key stripe around Get and Put, any engine)")
+      ->check(CLI::IsMember({"native", "striped"}));
   app.add_option("--db", f.db, "Parent directory of the databases")
       ->check(CLI::NonexistentPath | CLI::ExistingDirectory);
   app.add_flag("--use_existing_db", f.use_existing_db,

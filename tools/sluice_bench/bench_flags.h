@@ -41,8 +41,12 @@ struct BenchFlags {
   // key space.
   double hot_op_fraction = 0.98;
   double hot_key_fraction = 0.02;
-  // updatescan: entries per scan.
+  // updatescan, scanwhilewriting: entries per scan.
   int scan_length = 100;
+  // readrandomwriterandom: share of Gets, in percent.
+  int readwritepercent = 90;
+  // rmw_*: the engine's own atomic read-modify-write ("native") or LockStripedRmw ("striped").
+  std::string rmw = "native";
   // Where to write the JSON results; empty for none.
   std::string json_path;
   EngineOptions engine;

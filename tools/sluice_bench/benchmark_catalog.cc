@@ -48,6 +48,20 @@ constexpr std::array kBenchmarks = {
     BenchmarkSpec{"persist", BenchKind::kPersist, false, "",
                   "--num entries written to SST files by sluice's flush code: the persist "
                   "ceiling (sluice only)"},
+    BenchmarkSpec{"rmw_putifabsent", BenchKind::kRmwPutIfAbsent, true, "rmw",
+                  "atomic put-if-absent of uniformly random keys into a new database (--rmw: "
+                  "the engine's own or lock-striped)"},
+    BenchmarkSpec{"rmw_increment", BenchKind::kRmwIncrement, true, "rmw",
+                  "atomic increments of 8-byte counters at uniformly random keys of --num, in a "
+                  "new database (--rmw as rmw_putifabsent)"},
+    BenchmarkSpec{"readrandomwriterandom", BenchKind::kReadRandomWriteRandom, false, "op",
+                  "--readwritepercent% Gets, the rest Puts, of uniformly random keys"},
+    BenchmarkSpec{"readskewed", BenchKind::kReadSkewed, false, "read",
+                  "--reads Gets, --hot_op_fraction of them on --hot_key_fraction of the keys "
+                  "(run it after a fill)"},
+    BenchmarkSpec{"scanwhilewriting", BenchKind::kScanWhileWriting, false, "scan",
+                  "--threads threads scanning --scan_length entries from random keys through "
+                  "iterators (snapshots) while one extra thread overwrites; ops are keys read"},
     BenchmarkSpec{"compact", BenchKind::kCompact, false, "", "compact the whole key range"},
     BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
     BenchmarkSpec{"stats", BenchKind::kStats, false, "", "print the engine's stats property"},

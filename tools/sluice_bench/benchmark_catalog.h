@@ -30,6 +30,12 @@ enum class BenchKind {
   kReadUpdateSkewed,
   kUpdateScan,
   kMemComponent,
+  // cLSM's experiments (docs/bench.md, "cLSM experiments").
+  kRmwPutIfAbsent,
+  kRmwIncrement,
+  kReadRandomWriteRandom,
+  kReadSkewed,
+  kScanWhileWriting,
   kPersist,
   kCompact,
   kFlush,

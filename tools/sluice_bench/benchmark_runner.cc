@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "sluice_bench/key_distribution.h"
 #include "sluice_bench/op_budget.h"
 #include "sluice_bench/value_generator.h"
 
@@ -34,6 +35,7 @@ void BenchmarkRunner::MixCounts::Add(const MixCounts& o) {
   hot += o.hot;
   scans += o.scans;
   scanned += o.scanned;
+  rmws += o.rmws;
 }
 
 BenchmarkRunner::BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path,
@@ -120,7 +122,9 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
     case BenchKind::kReadSeq:
     case BenchKind::kReadReverse:
     case BenchKind::kSeekRandom:
-    case BenchKind::kReadWhileWriting: w.ops = flags_.EffectiveReads(); break;
+    case BenchKind::kReadWhileWriting:
+    case BenchKind::kReadSkewed:
+    case BenchKind::kScanWhileWriting: w.ops = flags_.EffectiveReads(); break;
     case BenchKind::kBurst:
       if (w.duration == 0) w.duration = kBurstDefaultSeconds;
       break;
@@ -208,7 +212,23 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
                                  std::string* error) {
   const Workload w = MakeWorkload(spec);
   const int readers = flags_.threads;
-  const bool with_writer = spec.kind == BenchKind::kReadWhileWriting;
+  const bool with_writer =
+      spec.kind == BenchKind::kReadWhileWriting || spec.kind == BenchKind::kScanWhileWriting;
+  const bool rmw = spec.kind == BenchKind::kRmwPutIfAbsent || spec.kind == BenchKind::kRmwIncrement;
+  std::unique_ptr<LockStripedRmw> striped;
+  if (rmw && flags_.rmw == "striped") {
+    striped = std::make_unique<LockStripedRmw>(engine_);
+  } else if (rmw) {
+    // Engines without their own read-modify-write are skipped, naming the alternative.
+    if (!engine_->HasNativeRmw()) {
+      result->name = std::string(spec.name);
+      result->skipped = true;
+      result->skip_reason =
+          fmt::format("{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one",
+                      engine_->name());
+      return true;
+    }
+  }
   const int total = readers + (with_writer ? 1 : 0);
 
   std::unique_ptr<KVMemoryComponentDriver> driver;
@@ -264,6 +284,11 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kReadUpdateSkewed: DoReadUpdateSkewed(ctx, w); break;
           case BenchKind::kUpdateScan: DoUpdateScan(ctx, w); break;
           case BenchKind::kMemComponent: DoMemComponentWrites(ctx, w, driver.get()); break;
+          case BenchKind::kRmwPutIfAbsent:
+          case BenchKind::kRmwIncrement: DoRmw(ctx, w, striped.get()); break;
+          case BenchKind::kReadRandomWriteRandom: DoReadRandomWriteRandom(ctx, w); break;
+          case BenchKind::kReadSkewed: DoReadSkewed(ctx, w); break;
+          case BenchKind::kScanWhileWriting: DoScansWhileWriting(ctx, w); break;
           case BenchKind::kPersist:
           case BenchKind::kCompact:
           case BenchKind::kFlush:
@@ -287,7 +312,8 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
   *result = MergeThreadStats(spec.name, spec.op_label, measured);
   if (w.kind == BenchKind::kReadRandom || w.kind == BenchKind::kReadMissing ||
-      w.kind == BenchKind::kSeekRandom || w.kind == BenchKind::kReadWhileWriting) {
+      w.kind == BenchKind::kSeekRandom || w.kind == BenchKind::kReadWhileWriting ||
+      w.kind == BenchKind::kReadSkewed) {
     result->has_lookups = true;
     result->message = fmt::format("({} of {} found)", result->found, result->lookups);
   }
@@ -338,6 +364,38 @@ void BenchmarkRunner::DescribeMix(BenchKind kind, const MixCounts& mix, BenchRes
       r->metrics.emplace_back("operations_per_sec", ops_per_sec);
       break;
     }
+    case BenchKind::kRmwPutIfAbsent:
+    case BenchKind::kRmwIncrement: {
+      const bool pia = kind == BenchKind::kRmwPutIfAbsent;
+      r->message = pia ? fmt::format("({} of {} inserted; {})", mix.puts, mix.rmws,
+                                     flags_.rmw == "striped" ? "lock-striped" : "native")
+                       : fmt::format("({} increments; {})", mix.rmws,
+                                     flags_.rmw == "striped" ? "lock-striped" : "native");
+      r->metrics.emplace_back("rmws", static_cast<double>(mix.rmws));
+      r->metrics.emplace_back("rmw_writes", static_cast<double>(mix.puts));
+      r->metrics.emplace_back("rmw_striped", flags_.rmw == "striped" ? 1.0 : 0.0);
+      break;
+    }
+    case BenchKind::kReadRandomWriteRandom:
+      r->has_lookups = true;
+      r->lookups = mix.reads;
+      r->found = mix.found;
+      r->message = fmt::format("({} of {} found, {} puts)", mix.found, mix.reads, mix.puts);
+      r->metrics.emplace_back("reads", static_cast<double>(mix.reads));
+      r->metrics.emplace_back("puts", static_cast<double>(mix.puts));
+      break;
+    case BenchKind::kReadSkewed: {
+      const double hot_pct =
+          100.0 * static_cast<double>(mix.hot) / static_cast<double>(std::max<uint64_t>(r->ops, 1));
+      r->message += fmt::format(" ({:.1f}% on hot keys)", hot_pct);
+      r->metrics.emplace_back("hot_pct", hot_pct);
+      break;
+    }
+    case BenchKind::kScanWhileWriting:
+      r->message = fmt::format("({} keys in {} scans){}", mix.scanned, mix.scans, r->message);
+      r->metrics.emplace_back("scans", static_cast<double>(mix.scans));
+      r->metrics.emplace_back("scanned_keys", static_cast<double>(mix.scanned));
+      break;
     default: break;
   }
 }
@@ -391,7 +449,8 @@ void BenchmarkRunner::DoWrites(ThreadContext* t, const Workload& w, bool deletes
   }
 }
 
-void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool missing) {
+void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool missing,
+                                   const SkewedKeys* skew) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
   KeyBuffer keys = NewKeyBuffer();
   std::string value;
@@ -399,7 +458,8 @@ void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool mis
   uint64_t done = 0;
   uint64_t found = 0;
   while (budget.More(done)) {
-    const uint64_t k = t->rnd.Uniform(num);
+    const uint64_t k = skew != nullptr ? skew->Next(&t->rnd) : t->rnd.Uniform(num);
+    if (skew != nullptr && skew->IsHot(k)) ++t->mix.hot;
     const std::string_view key = missing ? keys.SetMissing(k) : keys.Set(k);
     const uint64_t op_start = t->stats.OpStart();
     EngineStatus s = engine_->Get(key, &value);

@@ -5,7 +5,8 @@
 // operation count of a benchmark on its own key sequence (seeded from --seed, the benchmark's
 // position in the list and the thread id), and benchmarks that need an empty database destroy
 // and reopen it first. The loops live in three files: benchmark_runner.cc (db_bench's
-// benchmarks and the dispatch), mixed_workloads.cc (FloDB's mixed workloads) and
+// benchmarks and the dispatch), mixed_workloads.cc (FloDB's mixed workloads), clsm_workloads.cc
+// (cLSM's) and
 // internal_workloads.cc (memcomponent and persist, which drive sluice's internals).
 
 #ifndef SLUICE_BENCH_BENCHMARK_RUNNER_H_
@@ -22,10 +23,13 @@
 #include "sluice_bench/benchmark_catalog.h"
 #include "sluice_bench/key_format.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/lock_striped_rmw.h"
 #include "sluice_bench/random.h"
 #include "sluice_bench/thread_stats.h"
 
 namespace sluice_bench {
+
+class SkewedKeys;
 
 class BenchmarkRunner {
  public:
@@ -57,6 +61,7 @@ class BenchmarkRunner {
     uint64_t hot = 0;  // operations on hot keys
     uint64_t scans = 0;
     uint64_t scanned = 0;  // entries the scans returned
+    uint64_t rmws = 0;     // read-modify-writes (puts: those that wrote)
 
     void Add(const MixCounts& o);
   };
@@ -82,16 +87,27 @@ class BenchmarkRunner {
   void DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* result) const;
 
   void DoWrites(ThreadContext* t, const Workload& w, bool deletes);
-  void DoPointReads(ThreadContext* t, const Workload& w, bool missing);
+  // skew: null for uniformly random keys.
+  void DoPointReads(ThreadContext* t, const Workload& w, bool missing,
+                    const SkewedKeys* skew = nullptr);
   void DoSeeks(ThreadContext* t, const Workload& w);
   void DoScan(ThreadContext* t, const Workload& w, bool reverse);
   // The extra writer of readwhilewriting: random overwrites until *stop.
   void DoBackgroundWrites(ThreadContext* t, const Workload& w, const std::atomic<bool>* stop);
 
-  // mixed_workloads.cc
+  // mixed_workloads.cc. DoReadsAndPuts: read_percent% Gets, the rest Puts; keys from skew, or
+  // uniformly random if it is null.
+  void DoReadsAndPuts(ThreadContext* t, const Workload& w, uint64_t read_percent,
+                      const SkewedKeys* skew);
   void DoWriteOnly(ThreadContext* t, const Workload& w);
   void DoReadUpdateSkewed(ThreadContext* t, const Workload& w);
   void DoUpdateScan(ThreadContext* t, const Workload& w);
+
+  // clsm_workloads.cc. striped: null for the engine's own read-modify-write.
+  void DoRmw(ThreadContext* t, const Workload& w, LockStripedRmw* striped);
+  void DoReadRandomWriteRandom(ThreadContext* t, const Workload& w);
+  void DoReadSkewed(ThreadContext* t, const Workload& w);
+  void DoScansWhileWriting(ThreadContext* t, const Workload& w);
 
   // internal_workloads.cc: sluice's internals, bypassing the database.
   void DoMemComponentWrites(ThreadContext* t, const Workload& w, KVMemoryComponentDriver* driver);

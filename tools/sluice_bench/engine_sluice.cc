@@ -173,6 +173,19 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
   }
 
+  bool HasNativeRmw() const override { return true; }
+
+  EngineStatus PutIfAbsent(std::string_view key, std::string_view value, const WriteMode& mode,
+                           bool* inserted) override {
+    return FromSluice(
+        db_->PutIfAbsent(ToWriteOptions(mode), ToSlice(key), ToSlice(value), inserted));
+  }
+
+  EngineStatus Increment(std::string_view key, int64_t delta, const WriteMode& mode,
+                         int64_t* result) override {
+    return FromSluice(db_->Increment(ToWriteOptions(mode), ToSlice(key), delta, result));
+  }
+
   std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<SluiceBatch>(); }
 
   EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {

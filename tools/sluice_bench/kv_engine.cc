@@ -45,6 +45,18 @@ EngineStatus KVEngine::Scan(std::string_view start, size_t limit,
   return it->status();
 }
 
+EngineStatus KVEngine::PutIfAbsent(std::string_view /*key*/, std::string_view /*value*/,
+                                   const WriteMode& /*mode*/, bool* /*inserted*/) {
+  return EngineStatus::NotSupported(fmt::format(
+      "{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one", name()));
+}
+
+EngineStatus KVEngine::Increment(std::string_view key, int64_t /*delta*/, const WriteMode& mode,
+                                 int64_t* /*result*/) {
+  bool unused = false;
+  return PutIfAbsent(key, std::string_view(), mode, &unused);  // the same NotSupported
+}
+
 EngineStatus KVEngine::NewMemoryComponentDriver(
     std::unique_ptr<KVMemoryComponentDriver>* /*driver*/) {
   return EngineStatus::NotSupported(fmt::format(

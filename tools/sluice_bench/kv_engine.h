@@ -206,6 +206,17 @@ class KVEngine {
   virtual EngineStatus Scan(std::string_view start, size_t limit,
                             std::vector<std::pair<std::string, std::string>>* result);
 
+  // Atomic read-modify-writes of the engine itself (sluice: lock-free, cLSM). NotSupported by
+  // default (HasNativeRmw false): the RMW benchmarks then need --rmw=striped (LockStripedRmw
+  // over Get and Put).
+  virtual bool HasNativeRmw() const { return false; }
+  // *inserted: whether the key had no value and now has `value`.
+  virtual EngineStatus PutIfAbsent(std::string_view key, std::string_view value,
+                                   const WriteMode& mode, bool* inserted);
+  // Adds delta to the key's 8-byte little-endian counter (missing: 0); *result: the new value.
+  virtual EngineStatus Increment(std::string_view key, int64_t delta, const WriteMode& mode,
+                                 int64_t* result);
+
   // Writes the memory component to disk and waits; NotSupported where the engine has no such
   // call.
   virtual EngineStatus Flush() = 0;

@@ -56,18 +56,18 @@ void BenchmarkRunner::DoWriteOnly(ThreadContext* t, const Workload& w) {
   }
 }
 
-void BenchmarkRunner::DoReadUpdateSkewed(ThreadContext* t, const Workload& w) {
-  const SkewedKeys skew(static_cast<uint64_t>(flags_.num), flags_.hot_key_fraction,
-                        flags_.hot_op_fraction);
+void BenchmarkRunner::DoReadsAndPuts(ThreadContext* t, const Workload& w, uint64_t read_percent,
+                                     const SkewedKeys* skew) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
   KeyBuffer keys = NewKeyBuffer();
   ValueGenerator values(flags_.compression_ratio, w.value_size, t->rnd.Next());
   std::string value;
   OpBudget budget(w.ops, w.duration);
   uint64_t done = 0;
   while (budget.More(done)) {
-    const bool read = t->rnd.Uniform(2) == 0;
-    const uint64_t k = skew.Next(&t->rnd);
-    if (skew.IsHot(k)) ++t->mix.hot;
+    const bool read = t->rnd.Uniform(100) < read_percent;
+    const uint64_t k = skew != nullptr ? skew->Next(&t->rnd) : t->rnd.Uniform(num);
+    if (skew != nullptr && skew->IsHot(k)) ++t->mix.hot;
     const std::string_view key = keys.Set(k);
     const uint64_t op_start = t->stats.OpStart();
     EngineStatus s;
@@ -94,6 +94,12 @@ void BenchmarkRunner::DoReadUpdateSkewed(ThreadContext* t, const Workload& w) {
     t->stats.FinishedOps(op_start, 1, bytes);
     ++done;
   }
+}
+
+void BenchmarkRunner::DoReadUpdateSkewed(ThreadContext* t, const Workload& w) {
+  const SkewedKeys skew(static_cast<uint64_t>(flags_.num), flags_.hot_key_fraction,
+                        flags_.hot_op_fraction);
+  DoReadsAndPuts(t, w, /*read_percent=*/50, &skew);
 }
 
 void BenchmarkRunner::DoUpdateScan(ThreadContext* t, const Workload& w) {
