@@ -155,10 +155,10 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBat
   // A single-update write names its key, so a read-modify-write of another key need not wait
   // for it (TimestampOracle::FenceBelow).
   Slice key;
-  const uint64_t key_tag = WriteBatchInternal::SingleKey(batch, &key) ? TimestampOracle::KeyTag(key)
-                                                                      : TimestampOracle::kAnyKey;
+  w->key_tag = WriteBatchInternal::SingleKey(batch, &key) ? TimestampOracle::KeyTag(key)
+                                                          : TimestampOracle::kAnyKey;
   w->slot = oracle_.ClaimSlot();
-  auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, key_tag); };
+  auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
   const size_t size =
       options.disable_wal ? log::Writer::kNoRecord : WriteBatchInternal::ByteSize(batch);
   Status s = mem->log->Reserve(size, assign, &w->reservation);
