@@ -5,8 +5,8 @@
 #   make test       every test (GoogleTest suites through ctest)
 #   make test-asan  every test under AddressSanitizer + UBSan
 #   make test-tsan  every test under ThreadSanitizer
-#   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~35 min)
-#   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~15 min)
+#   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
+#   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local

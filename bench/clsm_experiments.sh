@@ -17,7 +17,7 @@
 #
 # Each point runs REPEATS times (3) through bench/run.sh, which writes
 # bench/results/<date>-clsm-<experiment>/<point>/run-<i>.{json,txt} and summary.md (medians).
-# About 15 minutes on the project's 2-core machine. --quick: one short repetition of each point
+# 14 minutes on the project's 2-core machine. --quick: one short repetition of each point
 # under bench/results/tmp/ (a check that everything runs, not a measurement).
 #
 # Environment: SLUICE_BENCH (default build/release/tools/sluice_bench), REPEATS, THREADS,

@@ -16,7 +16,7 @@
 # Each point is run REPEATS times (3) through bench/run.sh, which writes
 # bench/results/<date>-flodb-<experiment>/<point>/run-<i>.{json,txt} and summary.md; then
 # bench/plot_flodb.py draws bench/results/<date>-flodb-<experiment>/<experiment>.png and writes
-# summary.md there. The whole suite takes about 35-40 minutes on the project's 2-core machine.
+# summary.md there. The whole suite takes about 31 minutes on the project's 2-core machine.
 #
 # --quick: one repetition of fewer, shorter points (about 3-5 minutes), written under
 # bench/results/tmp/ (not tracked by git): a check that everything works, not a measurement.
