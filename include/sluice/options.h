@@ -48,7 +48,10 @@ struct Options {
   // Name of the memory component:
   //   "flodb"     FloDB's two levels: a concurrent hash table (the Membuffer) drained in the
   //               background into a sorted skiplist (the Memtable); updates in place;
-  //   "skiplist"  one concurrent lock-free skiplist, a node per version.
+  //   "skiplist"  one concurrent lock-free skiplist, a node per version;
+  //   "vector"    an append-only array sorted lazily on the first read after an insert (takes
+  //               a lock; cheapest for insert-only work, slow when reads interleave);
+  //   "vector-prealloc"  the same with the array reserved up front (budget / 64 entries).
   std::string memtable = "flodb";
   // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at
   // once; a writer that would exceed it waits for a flush.

@@ -8,6 +8,7 @@
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
 #include "memory/two_level.h"
+#include "memory/vector_rep.h"
 
 namespace sluice {
 
@@ -36,6 +37,14 @@ const std::vector<Registration>& Registry() {
       {"skiplist",
        [](const Options& o, const MemoryComponentContext& c) {
          return std::make_unique<SkipListRep>(o.write_buffer_size, c.last_sequence);
+       }},
+      {"vector",
+       [](const Options& o, const MemoryComponentContext&) {
+         return std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/false);
+       }},
+      {"vector-prealloc",
+       [](const Options& o, const MemoryComponentContext&) {
+         return std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/true);
        }},
   };
   return *registry;
