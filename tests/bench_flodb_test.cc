@@ -28,6 +28,7 @@
 #include "sluice_bench/key_format.h"
 #include "sluice_bench/sluice_memcomponent_driver.h"
 #include "sluice_bench/sluice_persist_job.h"
+#include "support/map_engine.h"
 
 namespace sluice_bench {
 namespace {
@@ -147,79 +148,11 @@ TEST(BenchKeyDistributionTest, PermutationVisitsEveryKeyOnce) {
 // ------------------------------------------------------------------------------------------
 // The mixed workloads, through the runner and an in-memory engine
 
-class CountingEngine : public KVEngine {
+// The shared in-memory engine, named "counting", that can also hand out sluice's memory
+// component for memcomponent.
+class CountingEngine : public MapEngine {
  public:
-  class Iter : public KVIterator {
-   public:
-    explicit Iter(std::map<std::string, std::string> data) : data_(std::move(data)) {
-      it_ = data_.end();
-    }
-    bool Valid() const override { return it_ != data_.end(); }
-    void SeekToFirst() override { it_ = data_.begin(); }
-    void SeekToLast() override { it_ = data_.empty() ? data_.end() : std::prev(data_.end()); }
-    void Seek(std::string_view t) override { it_ = data_.lower_bound(std::string(t)); }
-    void Next() override { ++it_; }
-    void Prev() override { it_ = it_ == data_.begin() ? data_.end() : std::prev(it_); }
-    std::string_view key() const override { return it_->first; }
-    std::string_view value() const override { return it_->second; }
-    EngineStatus status() const override { return EngineStatus::OK(); }
-
-   private:
-    std::map<std::string, std::string> data_;
-    std::map<std::string, std::string>::const_iterator it_;
-  };
-
   std::string_view name() const override { return "counting"; }
-  std::string version() const override { return "counting 1"; }
-  std::string_view stats_property() const override { return "counting.stats"; }
-  EngineStatus Configure(const EngineOptions&) override { return EngineStatus::OK(); }
-  std::vector<OptionRow> DescribeOptions() const override { return {}; }
-  EngineStatus Open(const std::string&) override { return EngineStatus::OK(); }
-  EngineStatus Close() override { return EngineStatus::OK(); }
-  EngineStatus Destroy(const std::string&) override {
-    std::unique_lock lock(mu_);
-    data_.clear();
-    return EngineStatus::OK();
-  }
-  EngineStatus Put(std::string_view k, std::string_view v, const WriteMode&) override {
-    std::unique_lock lock(mu_);
-    ++puts;
-    data_[std::string(k)] = std::string(v);
-    return EngineStatus::OK();
-  }
-  EngineStatus Delete(std::string_view k, const WriteMode&) override {
-    std::unique_lock lock(mu_);
-    ++deletes;
-    data_.erase(std::string(k));
-    return EngineStatus::OK();
-  }
-  std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return nullptr; }
-  EngineStatus Write(KVWriteBatch*, const WriteMode&) override {
-    return EngineStatus::NotSupported("no batches");
-  }
-  EngineStatus Get(std::string_view k, std::string* v) override {
-    std::shared_lock lock(mu_);
-    ++gets;
-    auto it = data_.find(std::string(k));
-    if (it == data_.end()) return EngineStatus::NotFound();
-    *v = it->second;
-    return EngineStatus::OK();
-  }
-  std::unique_ptr<KVIterator> NewIterator() override {
-    std::shared_lock lock(mu_);
-    return std::make_unique<Iter>(data_);
-  }
-  EngineStatus Scan(std::string_view start, size_t limit,
-                    std::vector<std::pair<std::string, std::string>>* result) override {
-    EngineStatus s = KVEngine::Scan(start, limit, result);  // the iterator-based default
-    std::unique_lock lock(mu_);
-    ++scans;
-    scanned += result->size();
-    return s;
-  }
-  EngineStatus Flush() override { return EngineStatus::NotSupported("no flush"); }
-  EngineStatus CompactAll() override { return EngineStatus::OK(); }
-  EngineStatus GetStats(std::string* stats) override { return EngineStatus::OK(); }
 
   // memcomponent: sluice's component with this budget, when set.
   EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver) override {
@@ -232,12 +165,7 @@ class CountingEngine : public KVEngine {
     return s;
   }
 
-  uint64_t puts = 0, deletes = 0, gets = 0, scans = 0, scanned = 0;
   size_t memcomponent_budget = 0;
-
- private:
-  std::shared_mutex mu_;
-  std::map<std::string, std::string> data_;
 };
 
 class BenchFloDBRunnerTest : public testing::Test {

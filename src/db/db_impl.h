@@ -111,8 +111,9 @@ class DBImpl final : public DB {
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, SuperVersion** sv,
                           ReservedWrite* w, bool* retry);
   // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
-  // the batch). Busy if the log is sealed (a switch is under way); nothing is held on error.
-  // REQUIRES: inside an epoch section that pins mem.
+  // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
+  // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
+  // section that pins mem.
   Status ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBatch* batch,
                       ReservedWrite* w);
   // Commits the reserved record (syncing as asked) and applies the batch to sv->mem unless it

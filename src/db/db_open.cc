@@ -117,17 +117,9 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname)
       env_(sanitized_options.env),
       info_log_(sanitized_options.info_log),
       file_registry_(std::make_shared<FileRegistry>()) {
-  TableOptions topts;
-  topts.block_size = options_.block_size;
-  topts.block_restart_interval = options_.block_restart_interval;
-  topts.bloom_bits_per_key = options_.bloom_bits_per_key;
-  topts.compression = options_.compression;
-  topts.paranoid_checks = options_.paranoid_checks;
-  if (options_.block_cache_size > 0) {
-    block_cache_ = NewLRUCache(options_.block_cache_size);
-    topts.block_cache = block_cache_.get();
-  }
-  table_cache_ = std::make_unique<TableCache>(dbname_, env_, topts, options_.max_open_files);
+  if (options_.block_cache_size > 0) block_cache_ = NewLRUCache(options_.block_cache_size);
+  table_cache_ = std::make_unique<TableCache>(
+      dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
   if (options_.memtable == "flodb") flodb_stats_ = std::make_shared<FloDBStats>();
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
   stats_.levels.resize(static_cast<size_t>(options_.num_levels));

@@ -125,6 +125,7 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     // Step 3: timestamp and WAL reservation on the current mutable component.
     SuperVersion* sv = nullptr;
     ReservedWrite w;
+    w.key_tag = key_tag;
     bool retry = false;
     s = ReserveOnCurrent(options, &batch, &sv, &w, &retry);
     if (!s.ok()) return s;

@@ -154,9 +154,11 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBat
   w->multi = WriteBatchInternal::Count(batch) > 1;
   // A single-update write names its key, so a read-modify-write of another key need not wait
   // for it (TimestampOracle::FenceBelow).
+  // (A caller that knows the key's tag already, a read-modify-write, has set it.)
   Slice key;
-  w->key_tag = WriteBatchInternal::SingleKey(batch, &key) ? TimestampOracle::KeyTag(key)
-                                                          : TimestampOracle::kAnyKey;
+  if (w->key_tag == TimestampOracle::kAnyKey && WriteBatchInternal::SingleKey(batch, &key)) {
+    w->key_tag = TimestampOracle::KeyTag(key);
+  }
   w->slot = oracle_.ClaimSlot();
   auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
   const size_t size =

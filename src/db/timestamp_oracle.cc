@@ -105,7 +105,7 @@ SequenceNumber TimestampOracle::SerializableSnapshot() {
   const SequenceNumber snap = cur > ts ? cur : ts;
   // ...and waiting for writes at or below it that published before snapTime moved (they have
   // passed their check and will complete without retrying).
-  SpinWhile([&] { return MinActive() <= snap; });
+  WaitForWritesUpTo(snap);
   return snap;
 }
 
@@ -128,21 +128,29 @@ void TimestampOracle::WaitForWritesUpTo(SequenceNumber seq) const {
   SpinWhile([&] { return MinActive() <= seq; });
 }
 
-void TimestampOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) {
+template <typename Awaits>
+void TimestampOracle::WaitForSlots(Awaits awaits) const {
+  for (const Slot& s : slots_) {
+    const uint64_t v = s.value.load(std::memory_order_seq_cst);
+    if (v == kEmpty || v == kClaimed || !awaits(s, v)) continue;
+    // Timestamps are unique, so a changed value means that write has left the slot.
+    SpinWhile([&] { return s.value.load(std::memory_order_seq_cst) == v; });
+  }
+}
+
+void TimestampOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
   // Every timestamp below ts is already published in its slot: timestamps are drawn (and
   // published, AssignSequence) inside the critical section of a WAL reservation, which a log's
   // mutex serialises, and an older log was sealed under its mutex before a newer one took any
   // reservation (db/db_write.cc). So, unlike a snapshot, the fence needs no snapTime
   // handshake: scanning the slots finds every write with a smaller timestamp still in flight.
-  for (Slot& s : slots_) {
-    const uint64_t v = s.value.load(std::memory_order_seq_cst);
-    if (v == kEmpty || v == kClaimed || (v & kSeqMask) >= ts) continue;
-    // The tag read after v belongs to v's write unless the slot changed meanwhile (timestamps
-    // are unique, so an unchanged value is the same write): then that write has finished.
+  WaitForSlots([&](const Slot& s, uint64_t v) {
+    if ((v & kSeqMask) >= ts) return false;
+    // The tag read after v belongs to v's write unless the slot changed meanwhile: then that
+    // write has finished, and waiting for the value to change returns at once.
     const uint64_t tag = s.key_tag.load(std::memory_order_acquire);
-    if (tag != kAnyKey && tag != key_tag) continue;
-    SpinWhile([&] { return s.value.load(std::memory_order_seq_cst) == v; });
-  }
+    return tag == kAnyKey || tag == key_tag;
+  });
 }
 
 // Batches and linearizability. Reads hide the versions of a batch in flight, so a batch takes
@@ -156,11 +164,8 @@ void TimestampOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) {
 // write's, so the write's load of batches_in_flight_ sees it raised.
 void TimestampOracle::WaitForBatchesBelow(SequenceNumber ts) const {
   if (batches_in_flight_.load(std::memory_order_seq_cst) == 0) return;
-  for (const Slot& s : slots_) {
-    const uint64_t v = s.value.load(std::memory_order_seq_cst);
-    if ((v & kBatchBit) == 0 || (v & kSeqMask) >= ts) continue;
-    SpinWhile([&] { return s.value.load(std::memory_order_seq_cst) == v; });
-  }
+  WaitForSlots(
+      [&](const Slot&, uint64_t v) { return (v & kBatchBit) != 0 && (v & kSeqMask) < ts; });
 }
 
 bool TimestampOracle::IsBatchInFlight(SequenceNumber seq) const {

@@ -65,7 +65,7 @@ class TimestampOracle {
   // (same tag, or kAnyKey) has finished. Afterwards the set of writes to the key ordered before
   // ts is final and complete. Writes to other keys are not waited for. REQUIRES: ts was drawn
   // inside a WAL reservation (see the .cc for why that makes every smaller one visible).
-  void FenceBelow(SequenceNumber ts, uint64_t key_tag);
+  void FenceBelow(SequenceNumber ts, uint64_t key_tag) const;
 
   // Waits until no multi-entry batch with a timestamp below ts is in flight (free when no batch
   // is). A write calls it before inserting: see "Batches and linearizability" in the .cc.
@@ -94,6 +94,10 @@ class TimestampOracle {
   SequenceNumber SerializableSnapshot();
   // snapTime = max(snapTime, ts).
   void RaiseSnapTime(SequenceNumber ts);
+  // Waits, slot by slot, until each write whose slot holds a timestamp v with awaits(slot, v)
+  // has left its slot (defined in the .cc, its only user).
+  template <typename Awaits>
+  void WaitForSlots(Awaits awaits) const;
 
   struct alignas(kCacheLineSize) Slot {
     std::atomic<uint64_t> value{kEmpty};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "memory/encoded_entry.h"
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
 #include "memory/two_level.h"
@@ -65,6 +66,21 @@ std::string KnownMemoryComponents() {
     names += r.name;
   }
   return names;
+}
+
+bool LookupFromEntry(const char* entry, const Slice& user_key, MemoryLookup* result) {
+  const Slice ikey = EntryInternalKey(entry);
+  if (ExtractUserKey(ikey) != user_key) return false;
+  const uint64_t trailer = ExtractTrailer(ikey);
+  result->sequence = trailer >> 8;
+  result->type = static_cast<ValueType>(trailer & 0xff);
+  if (result->type == kTypeValue) {
+    const Slice v = EntryValue(entry);
+    result->value.assign(v.data(), v.size());
+  } else {
+    result->value.clear();
+  }
+  return true;
 }
 
 SequenceNumber MemoryComponent::PrepareScan(bool /*allow_piggyback*/, bool* piggybacked) {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "memory/flodb_stats.h"
+#include "support/test_util.h"
 #include "util/epoch.h"
 #include "util/random.h"
 
@@ -19,11 +20,7 @@ namespace sluice {
 
 namespace {
 
-std::string Key(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
+using test::Key;
 
 // All internal keys with their values, in iterator order.
 std::vector<std::pair<std::string, std::string>> Dump(const FloDBMemtable& m) {

@@ -67,6 +67,10 @@ struct MemoryLookup {
   std::string value;  // set only for kTypeValue
 };
 
+// For components that store encoded entries (encoded_entry.h): if `entry` (the first entry at
+// or after a lookup target) is a version of user_key, fills *result from it and returns true.
+bool LookupFromEntry(const char* entry, const Slice& user_key, MemoryLookup* result);
+
 class MemoryComponent {
  public:
   virtual ~MemoryComponent() = default;

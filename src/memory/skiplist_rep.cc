@@ -58,19 +58,7 @@ bool SkipListRep::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* r
   EncodeLookupEntry(&lookup, key, read_seq);
   List::Iterator it(&list_);
   it.Seek(lookup.data());
-  if (!it.Valid()) return false;
-  const Slice ikey = EntryInternalKey(it.key());
-  if (ExtractUserKey(ikey) != key) return false;
-  const uint64_t trailer = ExtractTrailer(ikey);
-  result->sequence = trailer >> 8;
-  result->type = static_cast<ValueType>(trailer & 0xff);
-  if (result->type == kTypeValue) {
-    const Slice v = EntryValue(it.key());
-    result->value.assign(v.data(), v.size());
-  } else {
-    result->value.clear();
-  }
-  return true;
+  return it.Valid() && LookupFromEntry(it.key(), key, result);
 }
 
 std::unique_ptr<InternalIterator> SkipListRep::NewIterator() {

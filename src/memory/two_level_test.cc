@@ -9,6 +9,7 @@
 #include <map>
 
 #include "db/snapshot_list.h"
+#include "support/test_util.h"
 #include "util/epoch.h"
 #include "util/random.h"
 
@@ -16,11 +17,7 @@ namespace sluice {
 
 namespace {
 
-std::string Key(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
+using test::Key;
 
 struct Versioned {
   std::map<std::string, std::map<SequenceNumber, std::string>> versions;  // "" = deleted

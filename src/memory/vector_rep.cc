@@ -95,19 +95,7 @@ bool VectorRep::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* res
   thread_local std::string lookup;
   EncodeLookupEntry(&lookup, key, read_seq);
   auto it = std::lower_bound(run->begin(), run->end(), lookup.data(), EntryLess);
-  if (it == run->end()) return false;
-  const Slice ikey = EntryInternalKey(*it);
-  if (ExtractUserKey(ikey) != key) return false;
-  const uint64_t trailer = ExtractTrailer(ikey);
-  result->sequence = trailer >> 8;
-  result->type = static_cast<ValueType>(trailer & 0xff);
-  if (result->type == kTypeValue) {
-    const Slice v = EntryValue(*it);
-    result->value.assign(v.data(), v.size());
-  } else {
-    result->value.clear();
-  }
-  return true;
+  return it != run->end() && LookupFromEntry(*it, key, result);
 }
 
 std::unique_ptr<InternalIterator> VectorRep::NewIterator() {

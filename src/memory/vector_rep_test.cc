@@ -11,16 +11,13 @@
 #include <thread>
 #include <vector>
 
+#include "support/test_util.h"
 #include "util/random.h"
 
 namespace sluice {
 namespace {
 
-std::string K(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "k%06d", i);
-  return buf;
-}
+using test::Key;
 
 TEST(VectorRep, SortsLazilyAndIteratorsKeepTheirRun) {
   VectorRep rep(1 << 20, /*preallocate=*/false);
@@ -29,20 +26,20 @@ TEST(VectorRep, SortsLazilyAndIteratorsKeepTheirRun) {
   for (int i = 0; i < 500; i++) order.push_back(i);
   for (int i = 499; i > 0; i--) std::swap(order[i], order[rnd.Uniform(i + 1)]);
   SequenceNumber seq = 1;
-  for (int k : order) rep.Add(seq++, kTypeValue, K(k), "v" + std::to_string(k), false);
-  rep.Add(seq++, kTypeDeletion, K(3), "", false);  // a newer version of k000003
+  for (int k : order) rep.Add(seq++, kTypeValue, Key(k), "v" + std::to_string(k), false);
+  rep.Add(seq++, kTypeDeletion, Key(3), "", false);  // a newer version of key000003
 
   MemoryLookup r;
-  ASSERT_TRUE(rep.Get(K(42), kMaxSequenceNumber, &r));
+  ASSERT_TRUE(rep.Get(Key(42), kMaxSequenceNumber, &r));
   EXPECT_EQ("v42", r.value);
-  ASSERT_TRUE(rep.Get(K(3), kMaxSequenceNumber, &r));
+  ASSERT_TRUE(rep.Get(Key(3), kMaxSequenceNumber, &r));
   EXPECT_EQ(kTypeDeletion, r.type);
-  ASSERT_TRUE(rep.Get(K(3), seq - 2, &r));  // below the deletion
+  ASSERT_TRUE(rep.Get(Key(3), seq - 2, &r));  // below the deletion
   EXPECT_EQ(kTypeValue, r.type);
   EXPECT_FALSE(rep.Get("nope", kMaxSequenceNumber, &r));
 
   std::unique_ptr<InternalIterator> before = rep.NewIterator();
-  rep.Add(seq++, kTypeValue, K(1000), "late", false);
+  rep.Add(seq++, kTypeValue, Key(1000), "late", false);
   int n = 0;
   std::string prev;
   for (before->SeekToFirst(); before->Valid(); before->Next(), n++) {
@@ -54,7 +51,7 @@ TEST(VectorRep, SortsLazilyAndIteratorsKeepTheirRun) {
   std::unique_ptr<InternalIterator> after = rep.NewIterator();
   after->SeekToLast();
   ASSERT_TRUE(after->Valid());
-  EXPECT_EQ(K(1000), ExtractUserKey(after->key()).ToString());
+  EXPECT_EQ(Key(1000), ExtractUserKey(after->key()).ToString());
   EXPECT_EQ(502u, rep.NumEntries());
 }
 
@@ -68,7 +65,7 @@ TEST(VectorRep, PreallocReservesItsIndexUpFront) {
   // grows only by the arena's blocks.
   const std::string value(64 - sizeof(const char*) - 20, 'x');
   const size_t base = prealloc.ApproximateMemoryUsage();
-  for (int i = 0; i < 10000; i++) prealloc.Add(i + 1, kTypeValue, K(i), value, false);
+  for (int i = 0; i < 10000; i++) prealloc.Add(i + 1, kTypeValue, Key(i), value, false);
   EXPECT_LT(prealloc.ApproximateMemoryUsage() - base, 10000 * 64 + (1 << 20));
   EXPECT_EQ("vector-prealloc", std::string(prealloc.Name()));
   EXPECT_EQ("vector", std::string(plain.Name()));
@@ -84,7 +81,7 @@ TEST(VectorRep, ConcurrentAppendsWithReaders) {
   for (int w = 0; w < kWriters; w++) {
     threads.emplace_back([&, w] {
       for (int i = 0; i < kPerWriter; i++) {
-        rep.Add(seq.fetch_add(1) + 1, kTypeValue, K(w * kPerWriter + i), "v", false);
+        rep.Add(seq.fetch_add(1) + 1, kTypeValue, Key(w * kPerWriter + i), "v", false);
       }
     });
   }
@@ -98,7 +95,7 @@ TEST(VectorRep, ConcurrentAppendsWithReaders) {
         prev = user;
       }
       MemoryLookup r;
-      rep.Get(K(17), kMaxSequenceNumber, &r);
+      rep.Get(Key(17), kMaxSequenceNumber, &r);
     }
   });
   threads[0].join();
@@ -108,7 +105,7 @@ TEST(VectorRep, ConcurrentAppendsWithReaders) {
   EXPECT_EQ(0, errors.load());
   MemoryLookup r;
   for (int k = 0; k < kWriters * kPerWriter; k++) {
-    ASSERT_TRUE(rep.Get(K(k), kMaxSequenceNumber, &r)) << k;
+    ASSERT_TRUE(rep.Get(Key(k), kMaxSequenceNumber, &r)) << k;
   }
 }
 

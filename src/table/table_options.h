@@ -33,6 +33,19 @@ struct TableOptions {
   bool paranoid_checks = true;
 };
 
+// The table options of a database opened with `options`: its block size, restart interval,
+// bloom bits, compression and checksum policy, reading through block_cache (may be null).
+inline TableOptions TableOptionsFor(const Options& options, Cache* block_cache) {
+  TableOptions t;
+  t.block_size = options.block_size;
+  t.block_restart_interval = options.block_restart_interval;
+  t.bloom_bits_per_key = options.bloom_bits_per_key;
+  t.compression = options.compression;
+  t.paranoid_checks = options.paranoid_checks;
+  t.block_cache = block_cache;
+  return t;
+}
+
 }  // namespace sluice
 
 #endif  // SLUICE_TABLE_TABLE_OPTIONS_H_

@@ -93,12 +93,6 @@ int DBTestBase::TotalFiles() {
   return total;
 }
 
-std::string Key(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
-
 std::string Value(int seed, size_t len) {
   std::string v = "value" + std::to_string(seed) + "-";
   while (v.size() < len) v.push_back(static_cast<char>('a' + (v.size() * 31 + seed) % 26));

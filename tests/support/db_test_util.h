@@ -54,8 +54,6 @@ class DBTestBase {
   std::unique_ptr<DB> db_;
 };
 
-// "key000123".
-std::string Key(int i);
 // A value of `len` bytes derived from seed.
 std::string Value(int seed, size_t len = 100);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +97,12 @@ void CopyDirOrDie(const std::string& src, const std::string& dst) {
   std::error_code ec;
   fs::copy(src, dst, fs::copy_options::recursive, ec);
   if (ec) ADD_FAILURE() << "cannot copy " << src << " to " << dst << ": " << ec.message();
+}
+
+std::string Key(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%06d", i);
+  return buf;
 }
 
 }  // namespace sluice::test

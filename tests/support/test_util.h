@@ -1,6 +1,6 @@
 // tests/support/test_util.h — helpers shared by the tests: a temporary directory that removes
-// itself, whole-file read/write, and byte-level damage (flip, truncate, zero) for corruption
-// tests.
+// itself, whole-file read/write, byte-level damage (flip, truncate, zero) for corruption
+// tests, and numbered keys.
 
 #ifndef SLUICE_TESTS_SUPPORT_TEST_UTIL_H_
 #define SLUICE_TESTS_SUPPORT_TEST_UTIL_H_
@@ -37,6 +37,9 @@ uint64_t FileSizeOrDie(const std::string& fname);
 std::vector<std::string> FilesWithSuffix(const std::string& dir, const std::string& suffix);
 // Recursively copies directory src to dst (dst must not exist).
 void CopyDirOrDie(const std::string& src, const std::string& dst);
+
+// "key000123": keys that sort in the order of their numbers (below a million).
+std::string Key(int i);
 
 }  // namespace sluice::test
 

@@ -196,14 +196,22 @@ bool BenchmarkRunner::RunInline(const BenchmarkSpec& spec, BenchResult* result,
   stats.FinishedOps(0, 1, 0);
   stats.Stop();
   *result = MergeThreadStats(spec.name, spec.op_label, {&stats});
+  bool ok = true;
+  StopsBenchmark(s, spec.name, result, error, &ok);
+  return ok;
+}
+
+bool BenchmarkRunner::StopsBenchmark(const EngineStatus& s, std::string_view name,
+                                     BenchResult* result, std::string* error, bool* ok) {
+  if (s.ok()) return false;
   if (s.IsNotSupported()) {
+    result->name = std::string(name);
     result->skipped = true;
     result->skip_reason = s.message();
-    return true;
-  }
-  if (!s.ok()) {
-    *error = fmt::format("{}: {}", spec.name, s.message());
-    return false;
+    *ok = true;
+  } else {
+    *error = fmt::format("{}: {}", name, s.message());
+    *ok = false;
   }
   return true;
 }
@@ -220,29 +228,16 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     striped = std::make_unique<LockStripedRmw>(engine_);
   } else if (rmw) {
     // Engines without their own read-modify-write are skipped, naming the alternative.
-    if (!engine_->HasNativeRmw()) {
-      result->name = std::string(spec.name);
-      result->skipped = true;
-      result->skip_reason =
-          fmt::format("{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one",
-                      engine_->name());
-      return true;
-    }
+    bool ok = true;
+    if (StopsBenchmark(engine_->NativeRmwSupport(), spec.name, result, error, &ok)) return ok;
   }
   const int total = readers + (with_writer ? 1 : 0);
 
   std::unique_ptr<KVMemoryComponentDriver> driver;
   if (spec.kind == BenchKind::kMemComponent) {
-    EngineStatus s = engine_->NewMemoryComponentDriver(&driver);
-    if (s.IsNotSupported()) {
-      result->name = std::string(spec.name);
-      result->skipped = true;
-      result->skip_reason = s.message();
-      return true;
-    }
-    if (!s.ok()) {
-      *error = fmt::format("{}: {}", spec.name, s.message());
-      return false;
+    bool ok = true;
+    if (StopsBenchmark(engine_->NewMemoryComponentDriver(&driver), spec.name, result, error, &ok)) {
+      return ok;
     }
   }
 

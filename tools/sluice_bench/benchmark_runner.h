@@ -83,6 +83,11 @@ class BenchmarkRunner {
   bool RunInline(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
   bool RunThreads(const BenchmarkSpec& spec, uint64_t index, BenchResult* result,
                   std::string* error);
+  // For an engine's answer to something a benchmark needs: false if s is OK (go on); else true,
+  // with the benchmark skipped (NotSupported, *ok = true: the engine's reason is the skip
+  // reason) or failed (*error set, *ok = false).
+  static bool StopsBenchmark(const EngineStatus& s, std::string_view name, BenchResult* result,
+                             std::string* error, bool* ok);
   // The message and metrics of a mixed workload (writeonly, readupdate_skewed, updatescan).
   void DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* result) const;
 

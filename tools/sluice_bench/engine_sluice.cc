@@ -173,7 +173,7 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
   }
 
-  bool HasNativeRmw() const override { return true; }
+  EngineStatus NativeRmwSupport() const override { return EngineStatus::OK(); }
 
   EngineStatus PutIfAbsent(std::string_view key, std::string_view value, const WriteMode& mode,
                            bool* inserted) override {

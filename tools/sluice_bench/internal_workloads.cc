@@ -42,15 +42,8 @@ bool BenchmarkRunner::RunPersist(const BenchmarkSpec& spec, BenchResult* result,
   std::unique_ptr<KVPersistJob> job;
   EngineStatus s = engine_->NewPersistJob(db_path_ + ".persist", &job);
   result->name = std::string(spec.name);
-  if (s.IsNotSupported()) {
-    result->skipped = true;
-    result->skip_reason = s.message();
-    return true;
-  }
-  if (!s.ok()) {
-    *error = fmt::format("{}: {}", spec.name, s.message());
-    return false;
-  }
+  bool ok = true;
+  if (StopsBenchmark(s, spec.name, result, error, &ok)) return ok;
   const uint64_t num = static_cast<uint64_t>(flags_.num);
   const size_t value_size = static_cast<size_t>(flags_.value_size);
   const PermutedKeys order(num);

@@ -45,16 +45,19 @@ EngineStatus KVEngine::Scan(std::string_view start, size_t limit,
   return it->status();
 }
 
-EngineStatus KVEngine::PutIfAbsent(std::string_view /*key*/, std::string_view /*value*/,
-                                   const WriteMode& /*mode*/, bool* /*inserted*/) {
+EngineStatus KVEngine::NativeRmwSupport() const {
   return EngineStatus::NotSupported(fmt::format(
       "{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one", name()));
 }
 
-EngineStatus KVEngine::Increment(std::string_view key, int64_t /*delta*/, const WriteMode& mode,
-                                 int64_t* /*result*/) {
-  bool unused = false;
-  return PutIfAbsent(key, std::string_view(), mode, &unused);  // the same NotSupported
+EngineStatus KVEngine::PutIfAbsent(std::string_view /*key*/, std::string_view /*value*/,
+                                   const WriteMode& /*mode*/, bool* /*inserted*/) {
+  return NativeRmwSupport();
+}
+
+EngineStatus KVEngine::Increment(std::string_view /*key*/, int64_t /*delta*/,
+                                 const WriteMode& /*mode*/, int64_t* /*result*/) {
+  return NativeRmwSupport();
 }
 
 EngineStatus KVEngine::NewMemoryComponentDriver(

@@ -206,10 +206,10 @@ class KVEngine {
   virtual EngineStatus Scan(std::string_view start, size_t limit,
                             std::vector<std::pair<std::string, std::string>>* result);
 
-  // Atomic read-modify-writes of the engine itself (sluice: lock-free, cLSM). NotSupported by
-  // default (HasNativeRmw false): the RMW benchmarks then need --rmw=striped (LockStripedRmw
-  // over Get and Put).
-  virtual bool HasNativeRmw() const { return false; }
+  // Atomic read-modify-writes of the engine itself (sluice: lock-free, cLSM). NativeRmwSupport
+  // is OK for an engine that has them; by default it, PutIfAbsent and Increment return
+  // NotSupported, and the RMW benchmarks need --rmw=striped (LockStripedRmw over Get and Put).
+  virtual EngineStatus NativeRmwSupport() const;
   // *inserted: whether the key had no value and now has `value`.
   virtual EngineStatus PutIfAbsent(std::string_view key, std::string_view value,
                                    const WriteMode& mode, bool* inserted);

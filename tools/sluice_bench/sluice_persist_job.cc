@@ -34,18 +34,10 @@ SluicePersistJob::SluicePersistJob(const sluice::Options& options, std::string d
     : options_(options),
       dir_(std::move(dir)),
       env_(options.env != nullptr ? options.env : sluice::Env::Default()) {
-  // The table options of a database opened with these options (DBImpl's constructor).
-  sluice::TableOptions t;
-  t.block_size = options_.block_size;
-  t.block_restart_interval = options_.block_restart_interval;
-  t.bloom_bits_per_key = options_.bloom_bits_per_key;
-  t.compression = options_.compression;
-  t.paranoid_checks = options_.paranoid_checks;
-  if (options_.block_cache_size > 0) {
-    block_cache_ = sluice::NewLRUCache(options_.block_cache_size);
-    t.block_cache = block_cache_.get();
-  }
-  table_cache_ = std::make_unique<sluice::TableCache>(dir_, env_, t, options_.max_open_files);
+  // The table options of a database opened with these options (as DBImpl's constructor).
+  if (options_.block_cache_size > 0) block_cache_ = sluice::NewLRUCache(options_.block_cache_size);
+  table_cache_ = std::make_unique<sluice::TableCache>(
+      dir_, env_, sluice::TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
 }
 
 SluicePersistJob::~SluicePersistJob() {
