@@ -91,7 +91,8 @@ size_t Membuffer::EntryBytes() const {
 uint64_t Membuffer::NumEntries() const {
   int64_t sum = 0;
   for (size_t p = 0; p < partitions_; p++) {
-    sum += stats_[p].entries.load(std::memory_order_relaxed);
+    // acquire: pairs with RemoveDrained's release decrement (see TwoLevelComponent).
+    sum += stats_[p].entries.load(std::memory_order_acquire);
   }
   return sum > 0 ? static_cast<uint64_t>(sum) : 0;
 }
@@ -138,20 +139,23 @@ const MembufferEntry* Membuffer::Find(const Slice& key, uint64_t hash) const {
   return nullptr;
 }
 
-bool Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
+void Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
                               SequenceNumber max_seq) {
   bool left = false;
+  Lock(b);
   for (int s = 0; s < slots_; s++) {
-    MembufferEntry* e = b->slots[s].load(std::memory_order_acquire);
+    MembufferEntry* e = b->slots[s].load(std::memory_order_relaxed);
     if (e == nullptr || e->draining.load(std::memory_order_relaxed)) continue;
     if (e->sequence() > max_seq) {
       left = true;
       continue;
     }
-    // The exchange makes this drainer the entry's only mover.
-    if (!e->draining.exchange(true, std::memory_order_acq_rel)) out->push_back(e);
+    // Marked under the lock: this drainer is the entry's only mover.
+    e->draining.store(true, std::memory_order_relaxed);
+    out->push_back(e);
   }
-  return left;
+  if (left) MarkOccupied(b);  // entries above max_seq stay: keep the bucket flagged
+  Unlock(b);
 }
 
 void Membuffer::CollectChunk(size_t partition, size_t max_entries,
@@ -169,9 +173,10 @@ void Membuffer::CollectChunk(size_t partition, size_t max_entries,
       const size_t index = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
       bits &= bits - 1;
       if (index < first || index >= last) continue;
-      // acquire: pairs with the writer's release (see MarkOccupied).
-      occupied_[w].fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_acquire);
-      if (CollectBucket(&buckets_[index], out, max_seq)) MarkOccupied(&buckets_[index]);
+      // Cleared before CollectBucket takes the bucket lock: a writer whose critical section
+      // follows reads the bit clear and sets it again (see MarkOccupied).
+      occupied_[w].fetch_and(~(uint64_t{1} << (index % 64)), std::memory_order_relaxed);
+      CollectBucket(&buckets_[index], out, max_seq);
     }
     // Where the next chunk of this partition starts (approximately: chunks may overlap).
     stats_[partition].cursor.store((start + n + 1) % words, std::memory_order_relaxed);

@@ -17,7 +17,10 @@
 //     the Membuffer's floor: a newer version may have left this bucket for the Memtable.
 //   * A drained entry is inserted into the Memtable before it leaves its slot (and raises
 //     max_out_seq), so a reader always finds it in one of the two.
-//   * Drainers mark an entry (draining flag) before moving it: no two drainers move it.
+//   * Drainers mark an entry (draining flag), under its bucket's lock, before moving it: no
+//     two drainers move it.
+//   * An entry sits in a bucket flagged in the occupancy bitmap, or in one a drainer is
+//     sweeping (see MarkOccupied): a full sweep of the flagged buckets finds every entry.
 //   * The floor only rises. A scan raises it to its sequence number S and drains every entry
 //     <= S; from then on no version <= S stays in (or enters) the Membuffer: an add <= floor
 //     goes below (with the key's entry, if any), and an entry <= floor that is replaced is
@@ -147,8 +150,14 @@ class Membuffer {
     return BucketIn(PartitionOf(key), hash);
   }
   // Occupancy bitmap, one bit per bucket: a writer sets its bucket's bit after publishing an
-  // entry (release); a drainer clears it before reading the bucket (acquire), so an entry is
-  // either seen by that sweep or flags the bucket again for the next one.
+  // entry, under the bucket lock; a drainer clears the bit, then reads the bucket under its
+  // lock (CollectBucket). So an entry is either seen by that sweep or flags the bucket again:
+  // if the writer's critical section comes first, the drainer's lock acquire sees the entry;
+  // if it comes second, the drainer's clear happened before it, so the writer's load reads the
+  // bit clear and sets it. (Without the drainer taking the lock this is a store-buffering
+  // race: the writer's slot store and its relaxed load of the word may be reordered, and an
+  // entry could sit in an unflagged bucket that no sweep visits.)
+  // REQUIRES: the bucket's lock held.
   void MarkOccupied(const Bucket* b) {
     const size_t index = static_cast<size_t>(b - buckets_.get());
     const uint64_t bit = uint64_t{1} << (index % 64);
@@ -157,8 +166,9 @@ class Membuffer {
       word.fetch_or(bit, std::memory_order_release);
     }
   }
-  // Takes the bucket's unmarked entries <= max_seq; true if it leaves unmarked ones behind.
-  bool CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
+  // Takes the bucket's unmarked entries <= max_seq, under the bucket's lock (see
+  // MarkOccupied); a bucket left with unmarked entries stays flagged.
+  void CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
                      SequenceNumber max_seq = kMaxSequenceNumber);
 
   Bucket* BucketIn(uint64_t partition, uint64_t hash) const {

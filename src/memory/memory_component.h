@@ -92,7 +92,9 @@ class MemoryComponent {
   // Bytes used, metadata included.
   virtual size_t ApproximateMemoryUsage() const = 0;
 
-  // Versions added so far.
+  // Versions held (approximate while writers run; a component replacing versions in place
+  // counts the survivors). Never 0 once an Add() has returned: the DB decides from it whether
+  // a component has anything to flush.
   virtual uint64_t NumEntries() const = 0;
 
   // Called after the last Add(), before the component is flushed: afterwards NewIterator()

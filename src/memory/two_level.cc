@@ -3,6 +3,7 @@
 #include "memory/two_level.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 
 #include "memory/skiplist_rep.h"
@@ -289,7 +290,11 @@ void TwoLevelComponent::MarkImmutable() {
   StopDrainers();
   std::lock_guard<std::mutex> lock(scan_mu_);
   // Every add goes below from now on; everything in the Membuffer is drained.
-  if (mbf_ != nullptr) DrainUpTo(kMaxSequenceNumber);
+  if (mbf_ != nullptr) {
+    DrainUpTo(kMaxSequenceNumber);
+    // Nothing can be left: a flush iterates the Memtable only.
+    assert(mbf_->NumEntries() == 0);
+  }
   // Only now: PrepareScan returns at once for an immutable component, so it must be drained.
   immutable_.store(true, std::memory_order_release);
 }
@@ -307,9 +312,13 @@ size_t TwoLevelComponent::ApproximateMemoryUsage() const {
 }
 
 uint64_t TwoLevelComponent::NumEntries() const {
-  uint64_t n = memtable_.NumVersions();
-  if (mbf_ != nullptr) n += mbf_->NumEntries();
-  return n;
+  // Membuffer first: a drained entry is counted in the Memtable before it leaves the
+  // Membuffer (MoveToMemtable), and the Membuffer's count drops with a release that the
+  // acquire loads in NumEntries pair with. Reading the Memtable first could miss an entry in
+  // transit in both counts, and the DB would think a non-empty component empty (and skip
+  // flushing it).
+  uint64_t n = mbf_ != nullptr ? mbf_->NumEntries() : 0;
+  return n + memtable_.NumVersions();
 }
 
 }  // namespace sluice
