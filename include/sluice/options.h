@@ -51,7 +51,13 @@ struct Options {
   //   "skiplist"  one concurrent lock-free skiplist, a node per version;
   //   "vector"    an append-only array sorted lazily on the first read after an insert (takes
   //               a lock; cheapest for insert-only work, slow when reads interleave);
-  //   "vector-prealloc"  the same with the array reserved up front (budget / 64 entries).
+  //   "vector-prealloc"  the same with the array reserved up front (budget / 64 entries);
+  //   "hash-skiplist"    bucket_count buckets, a key's bucket chosen by its first
+  //                      prefix_length bytes, each bucket a concurrent skiplist: fast inserts
+  //                      and point reads; scans merge every bucket (slow);
+  //   "hash-linklist"    the same with a sorted linked list per bucket (least metadata; a
+  //                      bucket past 256 versions gains skip levels).
+  // docs/choosing-a-memory-component.md says which to use when.
   std::string memtable = "flodb";
   // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at
   // once; a writer that would exceed it waits for a flush.
@@ -62,6 +68,15 @@ struct Options {
   // (linearizable). When false they never wait and read a consistent (serializable) state that
   // may miss writes other threads completed just before (cLSM's snapshots).
   bool linearizable_snapshots = true;
+
+  // --- Hash memory components ("hash-skiplist", "hash-linklist") ---
+  // Bytes of the key (from its start) that choose its bucket (X in the DBTest'24 paper); keys
+  // shorter than this hash whole. Best set to the part of the key that range scans share, with
+  // enough distinct values to spread keys over the buckets.
+  size_t prefix_length = 8;
+  // Buckets (H). 0: one per KiB of write_buffer_size (16 to 1M). The bucket array (8 bytes a
+  // bucket) counts against write_buffer_size and may take at most a quarter of it.
+  size_t bucket_count = 0;
 
   // --- FloDB memory component ("flodb") ---
   // Share of write_buffer_size given to the Membuffer (the rest is the Memtable).

@@ -91,6 +91,11 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
   check("membuffer_bucket_slots", static_cast<uint64_t>(out->membuffer_bucket_slots), 1, 6);
   check("flodb_drain_threads", static_cast<uint64_t>(out->flodb_drain_threads), 1, 64);
   check("flodb_scan_max_restarts", static_cast<uint64_t>(out->flodb_scan_max_restarts), 0, 1000);
+  check("prefix_length", out->prefix_length, 1, 1 << 16);
+  if (out->bucket_count != 0) {
+    check("bucket_count", out->bucket_count, 1,
+          std::max<uint64_t>(1, out->write_buffer_size / 4 / sizeof(void*)));
+  }
   if (!s.ok()) return s;
   return ValidateMemoryComponentName(out->memtable);
 }

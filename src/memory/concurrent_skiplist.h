@@ -28,6 +28,7 @@
 #ifndef SLUICE_MEMORY_CONCURRENT_SKIPLIST_H_
 #define SLUICE_MEMORY_CONCURRENT_SKIPLIST_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cassert>
 #include <cstddef>
@@ -48,18 +49,42 @@ class ConcurrentSkipList {
   static constexpr int kMaxHeight = 20;
   static constexpr unsigned kBranching = 4;
 
-  ConcurrentSkipList(Cmp cmp, ConcurrentArena* arena)
-      : cmp_(cmp), arena_(arena), head_(AllocateNode(0, kMaxHeight)) {
-    for (int i = 0; i < kMaxHeight; i++) head_->SetNextRelaxed(i, nullptr);
+  // height_limit (1..kMaxHeight): the tallest a node may be; the head has this height. A small
+  // limit saves memory in lists expected to stay short (one per hash bucket); 1 makes the list
+  // a sorted singly linked list.
+  ConcurrentSkipList(Cmp cmp, ConcurrentArena* arena, int height_limit = kMaxHeight)
+      : cmp_(cmp),
+        arena_(arena),
+        height_limit_(std::clamp(height_limit, 1, kMaxHeight)),
+        head_(AllocateNode(0, height_limit_)) {
+    for (int i = 0; i < height_limit_; i++) head_->SetNextRelaxed(i, nullptr);
   }
   ConcurrentSkipList(const ConcurrentSkipList&) = delete;
   ConcurrentSkipList& operator=(const ConcurrentSkipList&) = delete;
 
   // Returns room for a key of key_size bytes inside a new node with a random height. Fill it,
   // then pass the pointer to Insert(). Thread-safe.
-  char* AllocateKey(size_t key_size) {
-    return const_cast<char*>(AllocateNode(key_size, RandomHeight())->Key());
+  char* AllocateKey(size_t key_size) { return AllocateKey(key_size, RandomHeight(height_limit_)); }
+  // The same with a chosen height (clamped to [1, height_limit]).
+  char* AllocateKey(size_t key_size, int height) {
+    return const_cast<char*>(AllocateNode(key_size, std::clamp(height, 1, height_limit_))->Key());
   }
+
+  // A height drawn from the skiplist distribution (1 with probability 3/4, 2 with 3/16, ...),
+  // at most limit. Thread-safe (a generator per thread).
+  static int RandomHeight(int limit) {
+    thread_local Random rnd(0xdecafbadull ^ reinterpret_cast<uintptr_t>(&rnd));
+    int height = 1;
+    while (height < limit && rnd.OneIn(kBranching)) height++;
+    return height;
+  }
+
+  // Bytes of a node holding a key of key_size bytes at the given height (arena alignment
+  // aside): its tower of next pointers, its header and the key.
+  static constexpr size_t NodeBytes(size_t key_size, int height) {
+    return sizeof(std::atomic<Node*>) * static_cast<size_t>(height) + sizeof(Node) + key_size;
+  }
+  int height_limit() const { return height_limit_; }
 
   // Links the node of `key` (from AllocateKey). Returns false, leaving the node unused, if an
   // equal key is already in the list. Thread-safe, lock-free.
@@ -208,13 +233,6 @@ class ConcurrentSkipList {
     return node;
   }
 
-  static int RandomHeight() {
-    thread_local Random rnd(0xdecafbadull ^ reinterpret_cast<uintptr_t>(&rnd));
-    int height = 1;
-    while (height < kMaxHeight && rnd.OneIn(kBranching)) height++;
-    return height;
-  }
-
   // Sets *out_prev to the last node at `level` (starting from `before`, which must be less
   // than key) whose key is < key, and *out_next to its successor (>= key, or null).
   void FindSpliceForLevel(const char* key, Node* before, int level, Node** out_prev,
@@ -331,6 +349,7 @@ class ConcurrentSkipList {
 
   const Cmp cmp_;
   ConcurrentArena* const arena_;
+  const int height_limit_;
   Node* const head_;
   std::atomic<int> max_height_{1};
 };

@@ -1,11 +1,13 @@
 // memory/factory.cc — creates a memory component from its name (Options::memtable). Every
 // component is registered here, once.
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "memory/encoded_entry.h"
+#include "memory/hash_rep.h"
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
 #include "memory/two_level.h"
@@ -39,6 +41,16 @@ const std::vector<Registration>& Registry() {
        [](const Options& o, const MemoryComponentContext& c) {
          return std::make_unique<SkipListRep>(o.write_buffer_size, c.last_sequence);
        }},
+      {"hash-skiplist",
+       [](const Options& o, const MemoryComponentContext& c) {
+         return std::make_unique<HashRep>(HashRep::Buckets::kSkipList, o.write_buffer_size,
+                                          o.prefix_length, BucketCountFor(o), c.last_sequence);
+       }},
+      {"hash-linklist",
+       [](const Options& o, const MemoryComponentContext& c) {
+         return std::make_unique<HashRep>(HashRep::Buckets::kLinkList, o.write_buffer_size,
+                                          o.prefix_length, BucketCountFor(o), c.last_sequence);
+       }},
       {"vector",
        [](const Options& o, const MemoryComponentContext&) {
          return std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/false);
@@ -52,6 +64,11 @@ const std::vector<Registration>& Registry() {
 }
 
 }  // namespace
+
+size_t BucketCountFor(const Options& options) {
+  if (options.bucket_count != 0) return options.bucket_count;
+  return std::clamp<size_t>(options.write_buffer_size / 1024, 16, size_t{1} << 20);
+}
 
 std::vector<std::string> MemoryComponentNames() {
   std::vector<std::string> names;

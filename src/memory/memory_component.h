@@ -126,6 +126,10 @@ Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponen
 // OK if `name` is a known memory component, else InvalidArgument naming Options::memtable.
 Status ValidateMemoryComponentName(const std::string& name);
 
+// The hash components' bucket count: Options::bucket_count, or when that is 0, one bucket per
+// KiB of write_buffer_size (16 to 1M buckets).
+size_t BucketCountFor(const Options& options);
+
 // Names accepted by NewMemoryComponent, comma-separated (for messages and docs).
 std::string KnownMemoryComponents();
 // The same names, one per element (tests run over every one).

@@ -11,7 +11,7 @@ namespace {
 // Adapts the skiplist iterator to the engine's InternalIterator (keys are internal keys).
 class SkipListRepIterator final : public InternalIterator {
  public:
-  explicit SkipListRepIterator(const SkipListRep::List* list) : iter_(list) {}
+  explicit SkipListRepIterator(const EntryList* list) : iter_(list) {}
 
   bool Valid() const override { return iter_.Valid(); }
   void SeekToFirst() override { iter_.SeekToFirst(); }
@@ -27,11 +27,33 @@ class SkipListRepIterator final : public InternalIterator {
   Status status() const override { return Status::OK(); }
 
  private:
-  SkipListRep::List::Iterator iter_;
+  EntryList::Iterator iter_;
   std::string scratch_;
 };
 
 }  // namespace
+
+std::unique_ptr<InternalIterator> NewEntryListIterator(const EntryList* list) {
+  return std::make_unique<SkipListRepIterator>(list);
+}
+
+void AddToEntryList(EntryList* list, int height, SequenceNumber seq, ValueType type,
+                    const Slice& key, const Slice& value) {
+  char* entry = list->AllocateKey(EncodedEntrySize(key, value), height);
+  EncodeEntry(entry, seq, type, key, value);
+  const bool inserted = list->Insert(entry);
+  assert(inserted);  // (key, seq) pairs are unique by contract
+  (void)inserted;
+}
+
+bool GetFromEntryList(const EntryList* list, const Slice& key, SequenceNumber read_seq,
+                      MemoryLookup* result) {
+  thread_local std::string lookup;
+  EncodeLookupEntry(&lookup, key, read_seq);
+  EntryList::Iterator it(list);
+  it.Seek(lookup.data());
+  return it.Valid() && LookupFromEntry(it.key(), key, result);
+}
 
 size_t ArenaBlockSizeFor(size_t write_buffer_size) {
   return std::clamp<size_t>(write_buffer_size / 16, 1 << 10, 4 << 20);
@@ -44,25 +66,16 @@ SkipListRep::SkipListRep(size_t write_buffer_size, std::function<SequenceNumber(
 
 void SkipListRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
                       bool /*keep_older: versions are never replaced here*/) {
-  const size_t size = EncodedEntrySize(key, value);
-  char* entry = list_.AllocateKey(size);
-  EncodeEntry(entry, seq, type, key, value);
-  const bool inserted = list_.Insert(entry);
-  assert(inserted);  // (key, seq) pairs are unique by contract
-  (void)inserted;
+  AddToEntryList(&list_, EntryList::RandomHeight(EntryList::kMaxHeight), seq, type, key, value);
   entries_.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool SkipListRep::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
-  thread_local std::string lookup;
-  EncodeLookupEntry(&lookup, key, read_seq);
-  List::Iterator it(&list_);
-  it.Seek(lookup.data());
-  return it.Valid() && LookupFromEntry(it.key(), key, result);
+  return GetFromEntryList(&list_, key, read_seq, result);
 }
 
 std::unique_ptr<InternalIterator> SkipListRep::NewIterator() {
-  return std::make_unique<SkipListRepIterator>(&list_);
+  return NewEntryListIterator(&list_);
 }
 
 }  // namespace sluice

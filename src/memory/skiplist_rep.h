@@ -16,6 +16,19 @@
 
 namespace sluice {
 
+// A concurrent skiplist of encoded entries (encoded_entry.h), in internal-key order: the
+// "skiplist" component, and each bucket of the hash components (hash_rep.h).
+using EntryList = ConcurrentSkipList<EntryComparator>;
+
+// Encodes a version into a node of the given height and links it. Thread-safe.
+void AddToEntryList(EntryList* list, int height, SequenceNumber seq, ValueType type,
+                    const Slice& key, const Slice& value);
+// The newest version of key with sequence <= read_seq, if the list has one.
+bool GetFromEntryList(const EntryList* list, const Slice& key, SequenceNumber read_seq,
+                      MemoryLookup* result);
+// An InternalIterator over the list (which must outlive it).
+std::unique_ptr<InternalIterator> NewEntryListIterator(const EntryList* list);
+
 class SkipListRep final : public MemoryComponent {
  public:
   SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> last_sequence);
@@ -32,7 +45,7 @@ class SkipListRep final : public MemoryComponent {
     return last_sequence_();  // every version is always in the skiplist
   }
 
-  using List = ConcurrentSkipList<EntryComparator>;
+  using List = EntryList;
 
  private:
   ConcurrentArena arena_;

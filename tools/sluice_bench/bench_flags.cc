@@ -122,6 +122,8 @@ BenchFlags DefaultBenchFlags() {
   e.flodb_drain_threads = defaults.flodb_drain_threads;
   e.flodb_use_membuffer = defaults.flodb_use_membuffer;
   e.flodb_multi_insert = defaults.flodb_multi_insert;
+  e.prefix_length = defaults.prefix_length;
+  e.bucket_count = defaults.bucket_count;
   e.sync = false;
   e.disable_wal = false;
   return f;
@@ -229,6 +231,13 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                "sluice (flodb): 0 disables the Membuffer (every write goes to the Memtable)");
   app.add_flag("--flodb_multi_insert", e.flodb_multi_insert,
                "sluice (flodb): 0 drains with one insert per entry instead of multi-insert");
+  app.add_option("--prefix_length", e.prefix_length,
+                 "sluice (hash-skiplist, hash-linklist): leading key bytes that pick a bucket")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 16));
+  app.add_option("--bucket_count", e.bucket_count,
+                 "sluice (hash-skiplist, hash-linklist): buckets; 0 = one per KiB of "
+                 "--write_buffer_size")
+      ->check(CLI::Range(size_t{0}, size_t{1} << 30));
   app.add_option("--block_size", e.block_size, "Uncompressed bytes per data block")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));

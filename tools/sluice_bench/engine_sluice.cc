@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "memory/memory_component.h"
 #include "sluice/db.h"
 #include "sluice/iterator.h"
 #include "sluice/options.h"
@@ -100,6 +101,8 @@ class SluiceEngine final : public KVEngine {
     options_.flodb_drain_threads = o.flodb_drain_threads;
     options_.flodb_use_membuffer = o.flodb_use_membuffer;
     options_.flodb_multi_insert = o.flodb_multi_insert;
+    options_.prefix_length = o.prefix_length;
+    options_.bucket_count = o.bucket_count;
     options_.max_write_buffer_number = o.max_write_buffer_number;
     options_.block_size = o.block_size;
     options_.block_restart_interval = o.block_restart_interval;
@@ -130,6 +133,8 @@ class SluiceEngine final : public KVEngine {
         {"flodb_drain_threads", fmt::format("{}", o.flodb_drain_threads), ""},
         {"flodb_use_membuffer", o.flodb_use_membuffer ? "true" : "false", ""},
         {"flodb_multi_insert", o.flodb_multi_insert ? "true" : "false", ""},
+        {"prefix_length", fmt::format("{}", o.prefix_length), ""},
+        {"bucket_count", fmt::format("{}", sluice::BucketCountFor(o)), ""},
         {"block_size", fmt::format("{}", o.block_size), ""},
         {"block_restart_interval", fmt::format("{}", o.block_restart_interval), ""},
         {"cache_size", fmt::format("{}", o.block_cache_size), ""},

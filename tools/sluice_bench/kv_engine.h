@@ -61,6 +61,10 @@ struct EngineOptions {
   int flodb_drain_threads = 0;
   bool flodb_use_membuffer = true;
   bool flodb_multi_insert = true;
+  // sluice's hash memory components ("hash-skiplist", "hash-linklist"): Options::prefix_length
+  // and Options::bucket_count (0: sluice's default from write_buffer_size).
+  size_t prefix_length = 8;
+  size_t bucket_count = 0;
   // Defaults for every write of the run (fillsync forces sync).
   bool sync = false;
   bool disable_wal = false;

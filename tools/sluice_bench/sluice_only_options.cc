@@ -13,12 +13,11 @@ namespace sluice_bench {
 
 std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_view engine_label) {
   const EngineOptions d = DefaultBenchFlags().engine;
-  auto row = [&](const char* name, bool changed) {
-    return OptionRow{
-        name, "n/a",
-        changed ? fmt::format("--{} applies to sluice's FloDB component only; {} ignores it", name,
-                              engine_label)
-                : std::string()};
+  auto row = [&](const char* name, bool changed, const char* component = "FloDB component") {
+    return OptionRow{name, "n/a",
+                     changed ? fmt::format("--{} applies to sluice's {} only; {} ignores it", name,
+                                           component, engine_label)
+                             : std::string()};
   };
   return {
       row("membuffer_fraction", r.membuffer_fraction != d.membuffer_fraction),
@@ -26,6 +25,8 @@ std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_
       row("flodb_drain_threads", r.flodb_drain_threads != d.flodb_drain_threads),
       row("flodb_use_membuffer", r.flodb_use_membuffer != d.flodb_use_membuffer),
       row("flodb_multi_insert", r.flodb_multi_insert != d.flodb_multi_insert),
+      row("prefix_length", r.prefix_length != d.prefix_length, "hash components"),
+      row("bucket_count", r.bucket_count != d.bucket_count, "hash components"),
   };
 }
 
