@@ -182,11 +182,7 @@ class BenchFloDBRunnerTest : public testing::Test {
 
   std::vector<BenchResult> Run(std::vector<std::string> benchmarks) {
     flags_.benchmarks = std::move(benchmarks);
-    BenchmarkRunner runner(flags_, &engine_, flags_.db + "/counting", out_);
-    std::vector<BenchResult> results;
-    std::string error;
-    EXPECT_TRUE(runner.Run(&results, &error)) << error;
-    return results;
+    return RunBenchmarks(flags_, &engine_, flags_.db + "/counting", out_);
   }
 
   BenchFlags flags_;

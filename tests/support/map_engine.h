@@ -5,8 +5,11 @@
 #ifndef SLUICE_TESTS_SUPPORT_MAP_ENGINE_H_
 #define SLUICE_TESTS_SUPPORT_MAP_ENGINE_H_
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -18,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "sluice_bench/bench_flags.h"
+#include "sluice_bench/benchmark_runner.h"
 #include "sluice_bench/kv_engine.h"
 
 namespace sluice_bench {
@@ -138,6 +143,17 @@ class MapEngine : public KVEngine {
   std::shared_mutex mu_;
   std::map<std::string, std::string> data_;
 };
+
+// Runs flags.benchmarks on engine (its data under path, the report to out) and returns the
+// results; a failed run fails the calling test.
+inline std::vector<BenchResult> RunBenchmarks(const BenchFlags& flags, KVEngine* engine,
+                                              const std::string& path, std::FILE* out) {
+  BenchmarkRunner runner(flags, engine, path, out);
+  std::vector<BenchResult> results;
+  std::string error;
+  EXPECT_TRUE(runner.Run(&results, &error)) << error;
+  return results;
+}
 
 }  // namespace sluice_bench
 

@@ -180,6 +180,15 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--hot_key_fraction", f.hot_key_fraction,
                  "readupdate_skewed, readskewed: the hot keys' share of the key space")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--buffer_queries", f.buffer_queries,
+                 "buffer_point, buffer_range: queries interleaved with the inserts")
+      ->check(CLI::Range(1, 1 << 30));
+  app.add_option("--buffer_query_start", f.buffer_query_start,
+                 "buffer_point, buffer_range: share of the inserts done before the queries start")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--range_selectivity", f.range_selectivity,
+                 "buffer_range: share of the entries inserted so far that one scan visits")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--scan_length", f.scan_length, "updatescan, scanwhilewriting: entries per scan")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--readwritepercent", f.readwritepercent,

@@ -43,6 +43,12 @@ struct BenchFlags {
   double hot_key_fraction = 0.02;
   // updatescan, scanwhilewriting: entries per scan.
   int scan_length = 100;
+  // buffer_point, buffer_range: the queries, interleaved evenly with the inserts after the
+  // first buffer_query_start of them; buffer_range scans range_selectivity of the entries
+  // inserted so far.
+  int buffer_queries = 200;
+  double buffer_query_start = 0.75;
+  double range_selectivity = 0.02;
   // readrandomwriterandom: share of Gets, in percent.
   int readwritepercent = 90;
   // rmw_*: the engine's own atomic read-modify-write ("native") or LockStripedRmw ("striped").

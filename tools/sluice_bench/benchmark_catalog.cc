@@ -48,6 +48,19 @@ constexpr std::array kBenchmarks = {
     BenchmarkSpec{"persist", BenchKind::kPersist, false, "",
                   "--num entries written to SST files by sluice's flush code: the persist "
                   "ceiling (sluice only)"},
+    BenchmarkSpec{"buffer_footprint", BenchKind::kBufferFootprint, false, "",
+                  "--num distinct random keys into one memory component without a budget: its "
+                  "bytes, and the entries that fit in --write_buffer_size (sluice only)"},
+    BenchmarkSpec{"buffer_insert", BenchKind::kBufferInsert, false, "insert",
+                  "--num distinct random keys into one memory component, each insert timed "
+                  "(sluice only)"},
+    BenchmarkSpec{"buffer_point", BenchKind::kBufferPointQuery, false, "query",
+                  "--num inserts into one memory component with --buffer_queries point reads of "
+                  "inserted keys spread over the inserts after --buffer_query_start of them; "
+                  "the reads are timed (sluice only)"},
+    BenchmarkSpec{"buffer_range", BenchKind::kBufferRangeQuery, false, "query",
+                  "as buffer_point with range scans of --range_selectivity of the entries "
+                  "inserted so far (sluice only)"},
     BenchmarkSpec{"rmw_putifabsent", BenchKind::kRmwPutIfAbsent, true, "rmw",
                   "atomic put-if-absent of uniformly random keys into a new database (--rmw: "
                   "the engine's own or lock-striped)"},

@@ -37,6 +37,11 @@ enum class BenchKind {
   kReadSkewed,
   kScanWhileWriting,
   kPersist,
+  // "Anatomy of the LSM Memory Buffer" (docs/bench.md, "Memory-buffer experiments").
+  kBufferFootprint,
+  kBufferInsert,
+  kBufferPointQuery,
+  kBufferRangeQuery,
   kCompact,
   kFlush,
   kStats,

@@ -160,6 +160,10 @@ bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, Be
     case BenchKind::kFlush:
     case BenchKind::kStats: ok = RunInline(spec, result, error); break;
     case BenchKind::kPersist: ok = RunPersist(spec, result, error); break;
+    case BenchKind::kBufferFootprint:
+    case BenchKind::kBufferInsert:
+    case BenchKind::kBufferPointQuery:
+    case BenchKind::kBufferRangeQuery: ok = RunBuffer(spec, result, error); break;
     case BenchKind::kMemComponent: ok = RunThreads(spec, index, result, error); break;
     default: {
       // A benchmark of the database: report what the engine's own counters saw meanwhile.
@@ -285,6 +289,10 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kReadSkewed: DoReadSkewed(ctx, w); break;
           case BenchKind::kScanWhileWriting: DoScansWhileWriting(ctx, w); break;
           case BenchKind::kPersist:
+          case BenchKind::kBufferFootprint:
+          case BenchKind::kBufferInsert:
+          case BenchKind::kBufferPointQuery:
+          case BenchKind::kBufferRangeQuery:
           case BenchKind::kCompact:
           case BenchKind::kFlush:
           case BenchKind::kStats: break;

@@ -21,6 +21,7 @@
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/flodb_counters.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/sluice_buffer_probe.h"
 #include "sluice_bench/sluice_memcomponent_driver.h"
 #include "sluice_bench/sluice_persist_job.h"
 
@@ -240,6 +241,13 @@ class SluiceEngine final : public KVEngine {
     std::unique_ptr<SluiceMemoryComponentDriver> d;
     EngineStatus s = SluiceMemoryComponentDriver::Create(options_, &d);
     if (s.ok()) *driver = std::move(d);
+    return s;
+  }
+
+  EngineStatus NewBufferProbe(std::unique_ptr<KVBufferProbe>* probe) override {
+    std::unique_ptr<SluiceBufferProbe> p;
+    EngineStatus s = SluiceBufferProbe::Create(options_, &p);
+    if (s.ok()) *probe = std::move(p);
     return s;
   }
 

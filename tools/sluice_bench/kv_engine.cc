@@ -66,6 +66,13 @@ EngineStatus KVEngine::NewMemoryComponentDriver(
       "memcomponent drives sluice's memory component directly; {} has no such interface", name()));
 }
 
+EngineStatus KVEngine::NewBufferProbe(std::unique_ptr<KVBufferProbe>* /*probe*/) {
+  return EngineStatus::NotSupported(fmt::format(
+      "the buffer_* benchmarks drive sluice's memory components directly; {} has no such "
+      "interface",
+      name()));
+}
+
 EngineStatus KVEngine::NewPersistJob(const std::string& /*dir*/,
                                      std::unique_ptr<KVPersistJob>* /*job*/) {
   return EngineStatus::NotSupported(

@@ -172,6 +172,21 @@ class KVPersistJob {
   virtual EngineStatus Persist(Round* round) = 0;
 };
 
+// One memory component on its own, with no budget and no database (the buffer_* benchmarks,
+// after "Anatomy of the LSM Memory Buffer"): versions go in with increasing sequence numbers,
+// and reads see the newest. Single-threaded.
+class KVBufferProbe {
+ public:
+  virtual ~KVBufferProbe() = default;
+  virtual void Add(std::string_view key, std::string_view value) = 0;
+  // True if the key has a version.
+  virtual bool Get(std::string_view key) = 0;
+  // Seeks to start and steps over up to `count` entries; returns the entries visited.
+  virtual uint64_t Scan(std::string_view start, uint64_t count) = 0;
+  // The component's own accounting (bytes, metadata included).
+  virtual size_t MemoryUsage() const = 0;
+};
+
 // A store under test. Data calls are thread-safe once Open succeeded; Configure, Open, Close and
 // Destroy are called from one thread while no data call is running. Destroy every iterator
 // before Close.
@@ -244,6 +259,8 @@ class KVEngine {
   virtual EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver);
   // Files go to dir, which the job creates and removes.
   virtual EngineStatus NewPersistJob(const std::string& dir, std::unique_ptr<KVPersistJob>* job);
+  // A fresh memory component of the configured kind (--memtable and its options).
+  virtual EngineStatus NewBufferProbe(std::unique_ptr<KVBufferProbe>* probe);
 };
 
 }  // namespace sluice_bench
