@@ -7,6 +7,7 @@
 #   make test-tsan  every test under ThreadSanitizer
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
+#   make bench-buffer the memory-buffer paper's experiments 1-4 (bench/buffer_experiments.sh)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local
@@ -15,7 +16,7 @@ JOBS ?= $(shell nproc)
 BENCH_NUM ?= 1000000
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm test test-asan test-tsan install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test test-asan test-tsan install format clean
 
 all: build
 
@@ -34,6 +35,9 @@ bench-flodb: build
 
 bench-clsm: build
 	bench/clsm_experiments.sh
+
+bench-buffer: build
+	bench/buffer_experiments.sh
 
 test: deps
 	cmake --preset dev >/dev/null
