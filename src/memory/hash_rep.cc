@@ -22,15 +22,6 @@ HashRep::HashRep(Buckets kind, size_t write_buffer_size, size_t prefix_length, s
   for (size_t i = 0; i < bucket_count_; i++) buckets_[i].store(nullptr, std::memory_order_relaxed);
 }
 
-HashRep::~HashRep() {
-  // Not concurrent with anything. The lists' memory is the arena's; run their destructors for
-  // form's sake (they own nothing).
-  for (size_t i = 0; i < bucket_count_; i++) {
-    Bucket* b = buckets_[i].load(std::memory_order_relaxed);
-    if (b != nullptr) b->~Bucket();
-  }
-}
-
 size_t HashRep::BucketOf(const Slice& user_key) const {
   const Slice prefix(user_key.data(), std::min(prefix_length_, user_key.size()));
   return static_cast<size_t>(Hash64(prefix) % bucket_count_);
@@ -49,7 +40,6 @@ HashRep::Bucket* HashRep::BucketFor(const Slice& user_key) {
                                    std::memory_order_acquire)) {
     return fresh;
   }
-  fresh->~Bucket();
   return b;
 }
 
@@ -61,8 +51,12 @@ void HashRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Sl
     height = EntryList::RandomHeight(kSkipListHeight);
   } else {
     // relaxed: only a heuristic; a few extra single-level nodes around the threshold are fine.
-    const uint32_t before = b->versions.fetch_add(1, std::memory_order_relaxed);
-    height = before < kLinkListThreshold ? 1 : EntryList::RandomHeight(kLinkListHeadHeight);
+    // Past the threshold the count is only read, so writers of a busy bucket stop contending
+    // on it.
+    const bool short_list =
+        b->versions.load(std::memory_order_relaxed) < kLinkListThreshold &&
+        b->versions.fetch_add(1, std::memory_order_relaxed) < kLinkListThreshold;
+    height = short_list ? 1 : EntryList::RandomHeight(kLinkListHeadHeight);
   }
   AddToEntryList(&b->list, height, seq, type, key, value);
   entries_.fetch_add(1, std::memory_order_relaxed);

@@ -29,6 +29,7 @@
 
 #include <atomic>
 #include <memory>
+#include <type_traits>
 
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
@@ -50,7 +51,6 @@ class HashRep final : public MemoryComponent {
   // prefix_length >= 1, bucket_count >= 1 (Options validation ensures both).
   HashRep(Buckets kind, size_t write_buffer_size, size_t prefix_length, size_t bucket_count,
           std::function<SequenceNumber()> last_sequence);
-  ~HashRep() override;
 
   const char* Name() const override {
     return kind_ == Buckets::kSkipList ? "hash-skiplist" : "hash-linklist";
@@ -76,8 +76,12 @@ class HashRep final : public MemoryComponent {
     Bucket(ConcurrentArena* arena, int height_limit)
         : list(EntryComparator(), arena, height_limit) {}
     EntryList list;
-    std::atomic<uint32_t> versions{0};  // linked-list buckets: when to add skip levels
+    // Linked-list buckets: versions added, counted up to kLinkListThreshold (when new nodes
+    // start getting skip levels) and no further.
+    std::atomic<uint32_t> versions{0};
   };
+  // Buckets live in the arena and are never destroyed one by one: nothing to run for them.
+  static_assert(std::is_trivially_destructible_v<Bucket>);
 
   Bucket* BucketFor(const Slice& user_key);  // creates it if needed
 
@@ -86,8 +90,6 @@ class HashRep final : public MemoryComponent {
   const size_t bucket_count_;
   const std::function<SequenceNumber()> last_sequence_;
   ConcurrentArena arena_;
-  // Bucket lists live in the arena and are never destroyed individually (their destructors
-  // are trivial in effect: the nodes are arena memory too).
   std::unique_ptr<std::atomic<Bucket*>[]> buckets_;
   std::atomic<uint64_t> entries_{0};
 };

@@ -45,11 +45,9 @@ class SkipListRep final : public MemoryComponent {
     return last_sequence_();  // every version is always in the skiplist
   }
 
-  using List = EntryList;
-
  private:
   ConcurrentArena arena_;
-  List list_;
+  EntryList list_;
   std::atomic<uint64_t> entries_{0};
   const std::function<SequenceNumber()> last_sequence_;
 };
