@@ -7,7 +7,7 @@
 #   make test-tsan  every test under ThreadSanitizer
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
-#   make bench-buffer the memory-buffer paper's experiments 1-4 (bench/buffer_experiments.sh)
+#   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local

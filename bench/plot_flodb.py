@@ -51,7 +51,8 @@ def ensure_matplotlib():
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
     if subprocess.call([python, "-c", "import matplotlib"], stderr=subprocess.DEVNULL) != 0:
         subprocess.check_call([python, "-m", "pip", "install", "--quiet", "matplotlib"])
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+    # Re-runs the script that was started (which may have imported this function).
+    os.execv(python, [python, os.path.abspath(sys.argv[0])] + sys.argv[1:])
 
 
 def experiment_of(bench_name):

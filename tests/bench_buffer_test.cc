@@ -1,7 +1,9 @@
 // Tests of sluice_bench's memory-buffer benchmarks (buffer_footprint, buffer_insert,
 // buffer_point, buffer_range) through the runner, over sluice's memory components: what each
 // counts, that the queries see only inserted keys, that every component scans exactly the
-// same entries for the same queries, and that engines without the interface skip them.
+// same entries for the same queries, and that engines without the interface skip them. Also
+// the database-level workload classes (buffer_mix_*: distinct inserts, queries at the asked
+// ratio) and the parsing of sluice's I/O and adaptive-choice counters.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,7 @@
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/benchmark_runner.h"
 #include "sluice_bench/sluice_buffer_probe.h"
+#include "sluice_bench/sluice_db_counters.h"
 #include "support/map_engine.h"
 
 namespace sluice_bench {
@@ -123,6 +126,58 @@ TEST_F(BenchBufferTest, EveryComponentScansTheSameEntries) {
     if (expected < 0) expected = scanned;
     EXPECT_EQ(expected, scanned);
   }
+}
+
+// Every key inserted exactly once (also with two threads), queries at the asked ratio, each
+// of an inserted key.
+TEST_F(BenchBufferTest, MixClassesInsertDistinctKeysWithQueriesAtTheRatio) {
+  flags_.mix_query_ratio = 0.01;
+  flags_.short_scan_length = 5;
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    flags_.threads = threads;
+    const auto r = Run("", {"buffer_mix_insert", "buffer_mix_point", "buffer_mix_short_scan"});
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_EQ(r[0].ops, 6000u);
+    EXPECT_EQ(FindMetric(r[0].metrics, "point_reads").value_or(-1), 0);
+    EXPECT_EQ(r[1].ops, 6060u);
+    EXPECT_EQ(FindMetric(r[1].metrics, "inserts").value_or(-1), 6000);
+    EXPECT_EQ(FindMetric(r[1].metrics, "point_reads").value_or(-1), 60);
+    EXPECT_NE(r[1].message.find("60 point reads (60 found)"), std::string::npos) << r[1].message;
+    EXPECT_EQ(FindMetric(r[2].metrics, "scans").value_or(-1), 60);
+    // Scans of 5 from inserted keys: only those near the end of the key space come up short.
+    EXPECT_GT(FindMetric(r[2].metrics, "scanned_keys").value_or(-1), 250);
+    EXPECT_LE(FindMetric(r[2].metrics, "scanned_keys").value_or(-1), 300);
+    EXPECT_EQ(engine_.size(), 6000u);  // distinct keys, none twice
+  }
+}
+
+TEST(SluiceDBCountersTest, ParsesAndDescribesIoAndChoices) {
+  const Metrics io = ParseIoCountersText(
+      "flushes=3 flush_bytes=1048576 compactions=1 compaction_bytes_read=2097152 "
+      "compaction_bytes_written=2097152 wal_bytes=0 user_bytes=5 bogus=x");
+  EXPECT_EQ(FindMetric(io, "io.flushes").value_or(-1), 3);
+  EXPECT_EQ(FindMetric(io, "io.compaction_bytes_read").value_or(-1), 2097152);
+  EXPECT_FALSE(FindMetric(io, "io.bogus").has_value());
+
+  const Metrics choices = ParseMemtableChoicesText(
+      "#1 skiplist: initial choice, nothing observed yet\n#2 vector: after 5 inserts, ...\n"
+      "#3 vector: unchanged, ...\nnot a choice line\n");
+  EXPECT_EQ(FindMetric(choices, "adaptive.skiplist").value_or(-1), 1);
+  EXPECT_EQ(FindMetric(choices, "adaptive.vector").value_or(-1), 2);
+
+  Metrics before = {{"io.flushes", 1}, {"adaptive.skiplist", 1}};
+  Metrics after = io;
+  after.insert(after.end(), choices.begin(), choices.end());
+  Metrics derived;
+  const std::string note = DescribeSluiceDBCounters(before, after, &derived);
+  EXPECT_EQ(note,
+            "[io: 2 flushes (1.0 MB), 1 compactions (read 2.0 MB, wrote 2.0 MB)] "
+            "[adaptive: 2 vector]");
+  EXPECT_EQ(FindMetric(derived, "flushes").value_or(-1), 2);
+  EXPECT_EQ(FindMetric(derived, "adaptive_vector").value_or(-1), 2);
+  EXPECT_FALSE(FindMetric(derived, "adaptive_skiplist").has_value());
+  EXPECT_EQ(DescribeSluiceDBCounters({}, {}, &derived), "");
 }
 
 }  // namespace

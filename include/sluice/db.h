@@ -97,6 +97,12 @@ class DB {
   //   "sluice.memory-usage"           bytes used by the memory components
   //   "sluice.sstables"               every SST file per level with its key range
   //   "sluice.flodb-stats"            the FloDB memory component's counters (memtable "flodb")
+  //   "sluice.memtable-choices"       the "adaptive" memory component's decisions, one line per
+  //                                   component: the representation, the operations observed
+  //                                   and the estimated cost of each candidate
+  //   "sluice.io-counters"            space-separated name=value counters since open: flushes,
+  //                                   flush_bytes, compactions, compaction_bytes_read,
+  //                                   compaction_bytes_written, wal_bytes, user_bytes
   virtual bool GetProperty(const Slice& property, std::string* value) = 0;
 
   // Waits for background work to stop, syncs the WAL and releases the directory lock.

@@ -56,7 +56,11 @@ struct Options {
   //                      prefix_length bytes, each bucket a concurrent skiplist: fast inserts
   //                      and point reads; scans merge every bucket (slow);
   //   "hash-linklist"    the same with a sorted linked list per bucket (least metadata; a
-  //                      bucket past 256 versions gains skip levels).
+  //                      bucket past 256 versions gains skip levels);
+  //   "adaptive"         each component one of vector, skiplist, hash-skiplist and
+  //                      hash-linklist, chosen at the switch from the operations observed on
+  //                      the previous one (GetProperty("sluice.memtable-choices") lists the
+  //                      decisions).
   // docs/choosing-a-memory-component.md says which to use when.
   std::string memtable = "flodb";
   // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at

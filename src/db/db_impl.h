@@ -34,6 +34,7 @@
 #include "db/snapshot_list.h"
 #include "db/timestamp_oracle.h"
 #include "db/write_stamps.h"
+#include "memory/adaptive_policy.h"
 #include "memory/flodb_stats.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
@@ -141,6 +142,7 @@ class DBImpl final : public DB {
   Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
                              std::string* value, SequenceNumber* skipped_batch);
   std::string StatsString();
+  std::string IoCountersString();  // GetProperty("sluice.io-counters")
   // The context memory components are created with (keeper, sequence counter, shared stats).
   MemoryComponentContext ComponentContext();
   // Prepares every memory component of sv for a scan and returns the sequence number that
@@ -192,6 +194,8 @@ class DBImpl final : public DB {
   SnapshotList snapshots_;
   // Counters of the FloDB components (shared by all of them; null for other components).
   std::shared_ptr<FloDBStats> flodb_stats_;
+  // Chooses the representation of each "adaptive" memory component (null for the others).
+  std::shared_ptr<AdaptivePolicy> adaptive_policy_;
   DBStats stats_;
 
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.

@@ -126,6 +126,10 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname)
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
   if (options_.memtable == "flodb") flodb_stats_ = std::make_shared<FloDBStats>();
+  if (options_.memtable == "adaptive") {
+    adaptive_policy_ =
+        std::make_shared<AdaptivePolicy>(options_.prefix_length, BucketCountFor(options_));
+  }
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
   stats_.levels.resize(static_cast<size_t>(options_.num_levels));
 }
@@ -360,7 +364,10 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
     }
     last_in_file = std::max(last_in_file, seq);
     if (*mem == nullptr) {
-      s = NewMemoryComponent(options_, ComponentContext(), mem);
+      // Replayed writes are no workload to adapt to: the adaptive policy does not see them.
+      MemoryComponentContext context = ComponentContext();
+      context.adaptive_policy = nullptr;
+      s = NewMemoryComponent(options_, context, mem);
       if (!s.ok()) return s;
     }
     s = WriteBatchInternal::InsertInto(&batch, mem->get());

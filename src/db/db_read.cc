@@ -171,6 +171,7 @@ MemoryComponentContext DBImpl::ComponentContext() {
   c.keeper = &snapshots_;
   c.last_sequence = [this] { return oracle_.LastSequence(); };
   c.flodb_stats = flodb_stats_;
+  c.adaptive_policy = adaptive_policy_;
   return c;
 }
 
@@ -374,11 +375,37 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = flodb_stats_->ToString();
     return true;
   }
+  if (name == Slice("memtable-choices")) {
+    if (adaptive_policy_ == nullptr) return false;
+    *value = adaptive_policy_->ChoicesString();
+    return true;
+  }
+  if (name == Slice("io-counters")) {
+    *value = IoCountersString();
+    return true;
+  }
   if (name == Slice("stats")) {
     *value = StatsString();
     return true;
   }
   return false;
+}
+
+std::string DBImpl::IoCountersString() {
+  uint64_t compactions = 0, read = 0, written = 0;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    for (const LevelCompactionStats& ls : stats_.levels) {
+      compactions += ls.compactions;
+      read += ls.bytes_read;
+      written += ls.bytes_written;
+    }
+  }
+  return fmt::format(
+      "flushes={} flush_bytes={} compactions={} compaction_bytes_read={} "
+      "compaction_bytes_written={} wal_bytes={} user_bytes={}",
+      DBStats::Get(stats_.flushes), DBStats::Get(stats_.flush_bytes), compactions, read, written,
+      DBStats::Get(stats_.wal_bytes_written), DBStats::Get(stats_.user_bytes_written));
 }
 
 std::string DBImpl::StatsString() {

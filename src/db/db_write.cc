@@ -130,7 +130,11 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   *retry = false;
   epoch::Enter();
   *sv = super_version_.load(std::memory_order_acquire);
-  if ((*sv)->mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+  // A component that holds nothing is never switched out, even if its empty structure alone
+  // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
+  if (((*sv)->mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size ||
+       (*sv)->mem->rep->WantsEarlySwitch()) &&
+      (*sv)->mem->rep->NumEntries() > 0) {
     const MemTable* full = (*sv)->mem.get();  // only compared by SwitchMemTable: no use after Exit
     epoch::Exit();
     Status s = SwitchMemTable(full, /*force=*/false);
@@ -223,10 +227,11 @@ Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {
     std::unique_lock<std::mutex> l(mutex_);
     SuperVersion* sv = CurrentSuperVersion();
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
-    if (!force && sv->mem->rep->ApproximateMemoryUsage() < options_.write_buffer_size) {
+    if (!force && sv->mem->rep->ApproximateMemoryUsage() < options_.write_buffer_size &&
+        !sv->mem->rep->WantsEarlySwitch()) {
       return Status::OK();
     }
-    if (force && sv->mem->rep->NumEntries() == 0) return Status::OK();
+    if (sv->mem->rep->NumEntries() == 0) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     if (static_cast<int>(sv->imms.size()) + 1 >= options_.max_write_buffer_number) {
       const uint64_t start = env_->NowMicros();

@@ -2,10 +2,13 @@
 // component is registered here, once.
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "memory/adaptive_component.h"
+#include "memory/adaptive_policy.h"
 #include "memory/encoded_entry.h"
 #include "memory/hash_rep.h"
 #include "memory/memory_component.h"
@@ -25,6 +28,24 @@ struct Registration {
 
 const std::vector<Registration>& Registry() {
   static const std::vector<Registration>* registry = new std::vector<Registration>{
+      {"adaptive",
+       [](const Options& o, const MemoryComponentContext& c) -> std::unique_ptr<MemoryComponent> {
+         std::shared_ptr<OperationMix> mix;
+         Options chosen = o;
+         if (c.adaptive_policy != nullptr) {
+           chosen.memtable = c.adaptive_policy->ChooseNext(&mix);
+         } else {
+           chosen.memtable = kAdaptiveInitial;
+           mix = std::make_shared<OperationMix>(o.prefix_length);
+         }
+         std::unique_ptr<MemoryComponent> rep;
+         // The policy names only registered components other than "adaptive".
+         Status s = NewMemoryComponent(chosen, c, &rep);
+         assert(s.ok());
+         (void)s;
+         return std::make_unique<AdaptiveComponent>(std::move(rep), std::move(mix),
+                                                    o.write_buffer_size, BucketCountFor(o));
+       }},
       {"flodb",
        [](const Options& o, const MemoryComponentContext& c) {
          FloDBOptions f;

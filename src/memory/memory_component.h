@@ -49,6 +49,7 @@ class VersionKeeper {
 };
 
 struct FloDBStats;
+class AdaptivePolicy;
 
 // What a component may need from the DB that creates it.
 struct MemoryComponentContext {
@@ -58,6 +59,9 @@ struct MemoryComponentContext {
   std::function<SequenceNumber()> last_sequence;
   // Counters shared by the DB's FloDB components (null: the component keeps its own).
   std::shared_ptr<FloDBStats> flodb_stats;
+  // The DB's policy for "adaptive" components (null: the component starts as the policy's
+  // initial choice and reports its observations to no one).
+  std::shared_ptr<AdaptivePolicy> adaptive_policy;
 };
 
 // What Get() found.
@@ -111,6 +115,11 @@ class MemoryComponent {
   // return last_sequence(). allow_piggyback: a preparation that started after this call may
   // be shared instead of running a new one (*piggybacked is then set).
   virtual SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked);
+
+  // True if the component asks to be switched out before it is full (the "adaptive"
+  // component, when what it observed calls for another representation). Called on every
+  // write: must be cheap.
+  virtual bool WantsEarlySwitch() const { return false; }
 
   // Component-specific statistics for GetProperty ("" if none).
   virtual std::string StatsString() const { return std::string(); }

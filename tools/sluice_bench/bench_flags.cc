@@ -189,6 +189,14 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--range_selectivity", f.range_selectivity,
                  "buffer_range: share of the entries inserted so far that one scan visits")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--mix_query_ratio", f.mix_query_ratio,
+                 "buffer_mix_point, buffer_mix_*_scan: queries per insert")
+      ->check(CLI::Range(0.0, 1000.0));
+  app.add_option("--short_scan_length", f.short_scan_length,
+                 "buffer_mix_short_scan: entries per scan")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--long_scan_length", f.long_scan_length, "buffer_mix_long_scan: entries per scan")
+      ->check(CLI::Range(1, 1 << 24));
   app.add_option("--scan_length", f.scan_length, "updatescan, scanwhilewriting: entries per scan")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--readwritepercent", f.readwritepercent,

@@ -49,6 +49,11 @@ struct BenchFlags {
   int buffer_queries = 200;
   double buffer_query_start = 0.75;
   double range_selectivity = 0.02;
+  // buffer_mix_*: queries per insert (0.01: one query after every 100 inserts), and the
+  // entries of a short and of a long scan.
+  double mix_query_ratio = 0.01;
+  int short_scan_length = 16;
+  int long_scan_length = 1024;
   // readrandomwriterandom: share of Gets, in percent.
   int readwritepercent = 90;
   // rmw_*: the engine's own atomic read-modify-write ("native") or LockStripedRmw ("striped").

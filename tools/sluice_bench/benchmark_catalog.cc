@@ -61,6 +61,16 @@ constexpr std::array kBenchmarks = {
     BenchmarkSpec{"buffer_range", BenchKind::kBufferRangeQuery, false, "query",
                   "as buffer_point with range scans of --range_selectivity of the entries "
                   "inserted so far (sluice only)"},
+    BenchmarkSpec{"buffer_mix_insert", BenchKind::kBufferMixInsert, true, "op",
+                  "--num distinct keys in random order into a new database (the DBTest'24 "
+                  "paper's insert-only class); reports flushes and compactions"},
+    BenchmarkSpec{"buffer_mix_point", BenchKind::kBufferMixPoint, true, "op",
+                  "as buffer_mix_insert with --mix_query_ratio point reads per insert, of keys "
+                  "already inserted"},
+    BenchmarkSpec{"buffer_mix_short_scan", BenchKind::kBufferMixShortScan, true, "op",
+                  "as buffer_mix_point with scans of --short_scan_length entries"},
+    BenchmarkSpec{"buffer_mix_long_scan", BenchKind::kBufferMixLongScan, true, "op",
+                  "as buffer_mix_point with scans of --long_scan_length entries"},
     BenchmarkSpec{"rmw_putifabsent", BenchKind::kRmwPutIfAbsent, true, "rmw",
                   "atomic put-if-absent of uniformly random keys into a new database (--rmw: "
                   "the engine's own or lock-striped)"},

@@ -42,10 +42,20 @@ enum class BenchKind {
   kBufferInsert,
   kBufferPointQuery,
   kBufferRangeQuery,
+  kBufferMixInsert,
+  kBufferMixPoint,
+  kBufferMixShortScan,
+  kBufferMixLongScan,
   kCompact,
   kFlush,
   kStats,
 };
+
+// The buffer paper's workload classes through the database (buffer_mix_*).
+inline bool IsBufferMix(BenchKind kind) {
+  return kind == BenchKind::kBufferMixInsert || kind == BenchKind::kBufferMixPoint ||
+         kind == BenchKind::kBufferMixShortScan || kind == BenchKind::kBufferMixLongScan;
+}
 
 struct BenchmarkSpec {
   std::string_view name;

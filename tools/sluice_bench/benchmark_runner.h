@@ -66,11 +66,13 @@ class BenchmarkRunner {
     void Add(const MixCounts& o);
   };
   struct ThreadContext {
-    ThreadContext(uint64_t seed, bool measure_latency) : rnd(seed), stats(measure_latency) {}
+    ThreadContext(uint64_t seed, bool measure_latency, int index)
+        : rnd(seed), stats(measure_latency), thread(index) {}
 
     Random64 rnd;
     ThreadStats stats;
     MixCounts mix;
+    const int thread;  // 0 .. threads - 1
     // The first engine error of this thread (NotFound of a Get is not one).
     EngineStatus error;
   };
@@ -113,6 +115,8 @@ class BenchmarkRunner {
   void DoReadRandomWriteRandom(ThreadContext* t, const Workload& w);
   void DoReadSkewed(ThreadContext* t, const Workload& w);
   void DoScansWhileWriting(ThreadContext* t, const Workload& w);
+  // buffer_mix_*: this thread's share of --num distinct keys, with queries interleaved.
+  void DoBufferMix(ThreadContext* t, const Workload& w);
 
   // internal_workloads.cc: sluice's internals, bypassing the database.
   void DoMemComponentWrites(ThreadContext* t, const Workload& w, KVMemoryComponentDriver* driver);

@@ -22,6 +22,7 @@
 #include "sluice_bench/flodb_counters.h"
 #include "sluice_bench/kv_engine.h"
 #include "sluice_bench/sluice_buffer_probe.h"
+#include "sluice_bench/sluice_db_counters.h"
 #include "sluice_bench/sluice_memcomponent_driver.h"
 #include "sluice_bench/sluice_persist_job.h"
 
@@ -227,14 +228,27 @@ class SluiceEngine final : public KVEngine {
   }
 
   Metrics ReadCounters() override {
+    Metrics counters;
+    if (db_ == nullptr) return counters;
     std::string text;
-    if (db_ == nullptr || !db_->GetProperty("sluice.flodb-stats", &text)) return {};
-    return ParseFloDBStatsText(text);
+    if (db_->GetProperty("sluice.flodb-stats", &text)) counters = ParseFloDBStatsText(text);
+    if (db_->GetProperty("sluice.io-counters", &text)) {
+      const Metrics io = ParseIoCountersText(text);
+      counters.insert(counters.end(), io.begin(), io.end());
+    }
+    if (db_->GetProperty("sluice.memtable-choices", &text)) {
+      const Metrics choices = ParseMemtableChoicesText(text);
+      counters.insert(counters.end(), choices.begin(), choices.end());
+    }
+    return counters;
   }
 
   std::string DescribeCounters(const Metrics& before, const Metrics& after,
                                Metrics* metrics) override {
-    return DescribeFloDBCounters(before, after, metrics);
+    std::string note = DescribeFloDBCounters(before, after, metrics);
+    const std::string db = DescribeSluiceDBCounters(before, after, metrics);
+    if (!note.empty() && !db.empty()) note += " ";
+    return note + db;
   }
 
   EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver) override {
