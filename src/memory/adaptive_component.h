@@ -39,9 +39,9 @@ class AdaptiveComponent final : public MemoryComponent {
            bool keep_older) override;
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
-  // The chosen component's bytes. The observations (OperationMix::kBytes, fixed, shared with
-  // the policy) are not counted: they do not grow with the data, and counting them would make
-  // a small budget full before its first write.
+  // The chosen component's bytes. The observations (sizeof(OperationMix), about 8 KiB, fixed,
+  // shared with the policy) are not counted: they do not grow with the data, and counting them
+  // would make a small budget full before its first write.
   size_t ApproximateMemoryUsage() const override { return chosen_->ApproximateMemoryUsage(); }
   uint64_t NumEntries() const override { return chosen_->NumEntries(); }
   void MarkImmutable() override;

@@ -79,9 +79,6 @@ class OperationMix {
     return static_cast<double>(fill_permille_.load(std::memory_order_relaxed)) / 1000;
   }
 
-  // Bytes this object adds to a component.
-  static constexpr size_t kBytes = kPrefixSlots * sizeof(uint64_t) + 512;
-
  private:
   const size_t prefix_length_;
   ShardedCounter inserts_;

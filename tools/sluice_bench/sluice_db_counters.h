@@ -3,6 +3,8 @@
 // DB::GetProperty("sluice.io-counters"), name=value pairs) and the representations the
 // "adaptive" memory component chose (the lines of "sluice.memtable-choices", counted per
 // representation). Counters are cumulative; a benchmark reports the difference of two readings.
+// The choices property keeps the last AdaptivePolicy::kHistory (64) decisions, so a benchmark
+// that creates more components than that reports the choices among the last 64 only.
 
 #ifndef SLUICE_BENCH_SLUICE_DB_COUNTERS_H_
 #define SLUICE_BENCH_SLUICE_DB_COUNTERS_H_
