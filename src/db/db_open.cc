@@ -267,7 +267,7 @@ Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) 
     s = ReplayLogFile(number, &mem, edit, max_sequence);
     if (!s.ok()) return s;
   }
-  if (mem != nullptr && mem->NumEntries() > 0) {
+  if (mem != nullptr && mem->HasEntries()) {
     uint64_t bytes = 0;
     s = WriteLevel0Table(mem.get(), edit, &bytes);
   }

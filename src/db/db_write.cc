@@ -134,7 +134,7 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
   if (((*sv)->mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size ||
        (*sv)->mem->rep->WantsEarlySwitch()) &&
-      (*sv)->mem->rep->NumEntries() > 0) {
+      (*sv)->mem->rep->HasEntries()) {
     const MemTable* full = (*sv)->mem.get();  // only compared by SwitchMemTable: no use after Exit
     epoch::Exit();
     Status s = SwitchMemTable(full, /*force=*/false);
@@ -231,7 +231,7 @@ Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {
         !sv->mem->rep->WantsEarlySwitch()) {
       return Status::OK();
     }
-    if (sv->mem->rep->NumEntries() == 0) return Status::OK();
+    if (!sv->mem->rep->HasEntries()) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     if (static_cast<int>(sv->imms.size()) + 1 >= options_.max_write_buffer_number) {
       const uint64_t start = env_->NowMicros();

@@ -44,6 +44,7 @@ class AdaptiveComponent final : public MemoryComponent {
   // would make a small budget full before its first write.
   size_t ApproximateMemoryUsage() const override { return chosen_->ApproximateMemoryUsage(); }
   uint64_t NumEntries() const override { return chosen_->NumEntries(); }
+  bool HasEntries() const override { return chosen_->HasEntries(); }
   void MarkImmutable() override;
   bool ReplacesInPlace() const override { return chosen_->ReplacesInPlace(); }
   SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked) override {

@@ -96,10 +96,13 @@ class MemoryComponent {
   // Bytes used, metadata included.
   virtual size_t ApproximateMemoryUsage() const = 0;
 
-  // Versions held (approximate while writers run; a component replacing versions in place
-  // counts the survivors). Never 0 once an Add() has returned: the DB decides from it whether
-  // a component has anything to flush.
+  // Versions held (approximate while writers run; exact once they have stopped; a component
+  // replacing versions in place counts the survivors). Never 0 once an Add() has returned.
   virtual uint64_t NumEntries() const = 0;
+
+  // True once an Add() has returned (the DB's check of whether there is anything to flush or
+  // switch out). Cheaper than NumEntries where counting exactly takes a wait.
+  virtual bool HasEntries() const { return NumEntries() > 0; }
 
   // Called after the last Add(), before the component is flushed: afterwards NewIterator()
   // sees every version. Idempotent.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <thread>
 
 #include "memory/skiplist_rep.h"
 #include "util/cpu.h"
@@ -180,6 +181,11 @@ size_t TwoLevelComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) 
   for (const MembufferEntry* e : *entries) {
     updates.push_back({e->key(), e->sequence(), e->type(), e->value(), e->keep_older});
   }
+  // Sequence lock for NumEntries: the release fence orders the count before the moves below,
+  // pairing with NumEntries' acquire fence; the release increment of moves_finished_ after
+  // them pairs with its acquire load.
+  moves_started_.fetch_add(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
   // Into the Memtable first, then out of the slot: a reader always finds the entry somewhere.
   if (options_.multi_insert) {
     memtable_.MultiApply(updates.data(), updates.size());
@@ -190,6 +196,7 @@ size_t TwoLevelComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) 
     if (mbf_->RemoveDrained(e)) epoch::Retire(e, &MembufferEntry::Free);
     // Otherwise an update replaced it in the meantime and retired it.
   }
+  moves_finished_.fetch_add(1, std::memory_order_release);
   FloDBStats::Add(&stats_->drained_entries, entries->size());
   FloDBStats::Add(&stats_->drain_batches);
   return entries->size();
@@ -311,14 +318,39 @@ size_t TwoLevelComponent::ApproximateMemoryUsage() const {
   return total;
 }
 
-uint64_t TwoLevelComponent::NumEntries() const {
+uint64_t TwoLevelComponent::LevelCountSum() const {
   // Membuffer first: a drained entry is counted in the Memtable before it leaves the
   // Membuffer (MoveToMemtable), and the Membuffer's count drops with a release that the
-  // acquire loads in NumEntries pair with. Reading the Memtable first could miss an entry in
-  // transit in both counts, and the DB would think a non-empty component empty (and skip
-  // flushing it).
-  uint64_t n = mbf_ != nullptr ? mbf_->NumEntries() : 0;
-  return n + memtable_.NumVersions();
+  // acquire loads in Membuffer::NumEntries pair with. Reading the Memtable first could miss an
+  // entry in transit in both counts, and the DB would think a non-empty component empty (and
+  // skip flushing it). An entry in transit may be in both counts instead.
+  return (mbf_ != nullptr ? mbf_->NumEntries() : 0) + memtable_.NumVersions();
+}
+
+bool TwoLevelComponent::HasEntries() const { return LevelCountSum() > 0; }
+
+uint64_t TwoLevelComponent::NumEntries() const {
+  // The sum is exact when no move ran during the reads: a sequence lock over
+  // moves_started_/moves_finished_. While a move is in flight, wait for it (the drain thread
+  // keeps moving batches until the Membuffer is empty, so once writers stop there is soon a
+  // gap); with writers still running, give up after about 20 ms and return the sum, which may
+  // count the entries of one batch twice.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+  uint64_t sum = 0;
+  for (uint64_t attempt = 0;; attempt++) {
+    // acquire: every move counted as finished has its counts visible below.
+    const uint64_t finished = moves_finished_.load(std::memory_order_acquire);
+    const uint64_t started = moves_started_.load(std::memory_order_relaxed);
+    sum = LevelCountSum();
+    // acquire fence: had the reads above seen a move that started after `started`, the load
+    // below sees its increment (the mover's release fence precedes its writes).
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (started == finished && moves_started_.load(std::memory_order_relaxed) == started) {
+      return sum;
+    }
+    if (attempt % 16 == 15 && std::chrono::steady_clock::now() > deadline) return sum;
+    CpuRelax();
+  }
 }
 
 }  // namespace sluice

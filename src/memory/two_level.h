@@ -65,7 +65,10 @@ class TwoLevelComponent final : public MemoryComponent {
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
   size_t ApproximateMemoryUsage() const override;
+  // Exact once writers have stopped: waits (up to about 20 ms) for a drain batch in flight,
+  // whose entries both levels count, to finish.
   uint64_t NumEntries() const override;
+  bool HasEntries() const override;
   void MarkImmutable() override;
   bool ReplacesInPlace() const override { return true; }
   SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked) override;
@@ -104,6 +107,8 @@ class TwoLevelComponent final : public MemoryComponent {
   // Multi-inserts the collected entries into the Memtable, then removes them from the
   // Membuffer.
   size_t MoveToMemtable(std::vector<MembufferEntry*>* entries);
+  // Membuffer count plus Memtable count, read in the order that never misses an entry.
+  uint64_t LevelCountSum() const;
   // Raises the floor to max_seq, waits for writers that may have read the old one, drains
   // every entry <= max_seq, then waits for drain batches that started before.
   // REQUIRES: scan_mu_ held.
@@ -119,6 +124,10 @@ class TwoLevelComponent final : public MemoryComponent {
   PhasedCount writers_;                   // writers inside mbf_->Add
   PhasedCount drain_batches_;             // drain batches between collecting and removing
   std::atomic<size_t> drain_cursor_{0};   // next partition a drain thread looks at
+  // Batches that MoveToMemtable started and finished moving (a sequence lock for NumEntries:
+  // an entry being moved is counted by both levels).
+  std::atomic<uint64_t> moves_started_{0};
+  std::atomic<uint64_t> moves_finished_{0};
   std::atomic<bool> immutable_{false};
 
   std::mutex scan_mu_;                        // one master scan at a time
