@@ -2,9 +2,13 @@
 # (scripts/install-deps.sh), so each works on a fresh machine.
 #
 #   make bench      Release build, then the headline benchmark (sluice vs RocksDB vs LevelDB)
-#   make test       every test (GoogleTest suites through ctest)
+#   make test       every test: the short fuzzing run, then every ctest test (GoogleTest suites,
+#                   linearizability checks, the short crash test)
 #   make test-asan  every test under AddressSanitizer + UBSan
 #   make test-tsan  every test under ThreadSanitizer
+#   make crash-test the long crash test: sluice_stress killed >= 200 times (tests/crash, ~6 min)
+#   make fuzz       every libFuzzer target for FUZZ_SECONDS each (default 300; scripts/fuzz.sh)
+#   make fuzz-smoke the short fuzzing run (15 s per target)
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
@@ -14,9 +18,13 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 # The headline benchmark's size; raise it on a bigger machine: make bench BENCH_NUM=5000000
 BENCH_NUM ?= 1000000
+# Kill cycles per crash test (42 tests: 3 kinds x 7 memory components x 2 sync modes).
+CRASH_CYCLES ?= 6
+# Seconds per fuzz target for make fuzz.
+FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test test-asan test-tsan install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -39,7 +47,8 @@ bench-clsm: build
 bench-buffer: build
 	bench/buffer_experiments.sh
 
-test: deps
+# The short fuzzing run comes first, so ctest's summary is the last thing printed.
+test: deps fuzz-smoke
 	cmake --preset dev >/dev/null
 	cmake --build build/dev -j $(JOBS)
 	ctest --preset dev -j $(JOBS)
@@ -53,6 +62,18 @@ test-tsan: deps
 	cmake --preset tsan >/dev/null
 	cmake --build build/tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --preset tsan -j $(JOBS)
+
+crash-test: deps
+	cmake --preset dev >/dev/null
+	cmake --build build/dev -j $(JOBS) --target sluice_stress
+	SLUICE_STRESS=build/dev/tools/sluice_stress CRASH_CYCLES=$(CRASH_CYCLES) \
+	  CRASH_SUMMARY=build/crash-summary.json python3 -m pytest -q -p no:cacheprovider tests/crash/crash_test.py
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) scripts/fuzz.sh
+
+fuzz-smoke: deps
+	JOBS=$(JOBS) scripts/fuzz.sh --short
 
 install: deps
 	cmake --preset release -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null

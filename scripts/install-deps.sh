@@ -8,8 +8,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsnappy-dev libzstd-dev liblz4-dev libxxhash-dev libisal-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
+  clang libclang-rt-dev
   librocksdb-dev libleveldb-dev
-  python3 python3-pip python3-venv
+  python3 python3-pip python3-venv python3-pytest
 )
 
 # Go builds the linearizability checker (tests/linearizability/checker, Porcupine from the Go

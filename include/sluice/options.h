@@ -143,9 +143,12 @@ struct Options {
 struct ReadOptions {
   // Read at this snapshot (from DB::GetSnapshot); nullptr reads the latest state.
   const Snapshot* snapshot = nullptr;
-  // Verify the checksum of every block read from disk (blocks are always checked when they are
-  // first loaded into the block cache or when paranoid_checks is set).
-  bool verify_checksums = false;
+  // Verify the checksum of every block read from disk (the default, as in RocksDB): a damaged
+  // block is Corruption naming the file, never wrong data. Blocks are verified regardless when
+  // they enter the block cache or when Options::paranoid_checks is set, so false only skips the
+  // check, with paranoid_checks off, for blocks read without filling the cache; a bit flipped
+  // on disk may then be returned as data.
+  bool verify_checksums = true;
   // Keep blocks read by this operation in the block cache.
   bool fill_cache = true;
 };

@@ -17,6 +17,7 @@
 #include "db/merge_job.h"
 #include "db/merging_iterator.h"
 #include "util/epoch.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 #include "version/level_iterator.h"
 
@@ -104,6 +105,7 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   Status s = WriteLevel0Table(imm->rep.get(), &edit, &bytes);
   lock->lock();
   if (!s.ok()) return s;
+  SLUICE_KILL_POINT("flush.table_written");
   SuperVersion* sv = CurrentSuperVersion();
   std::vector<std::shared_ptr<MemTable>> imms = sv->imms;
   imms.pop_back();  // imm: only this thread removes immutable components
@@ -112,6 +114,7 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   versions_->SetLastSequence(oracle_.LastSequence());
   s = versions_->LogAndApply(&edit);
   if (!s.ok()) return s;
+  SLUICE_KILL_POINT("flush.installed");
   InstallSuperVersion(sv->mem, std::move(imms), versions_->current());
   flushes_completed_++;
   DeleteObsoleteFiles(lock);
@@ -142,7 +145,7 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
 
   ReadOptions ro;
   ro.fill_cache = false;
-  ro.verify_checksums = options_.paranoid_checks;
+  ro.verify_checksums = true;  // never rewrite a corrupt block into a valid-looking file
   std::vector<std::unique_ptr<InternalIterator>> inputs;
   for (int which = 0; which < 2; which++) {
     const FileList& files = c->inputs(which);
@@ -173,18 +176,17 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
     Log(info_log_.get(), "compaction {} failed: {}", summary, s.ToString());
     return s;
   }
+  SLUICE_KILL_POINT("compaction.outputs_written");
   VersionEdit edit;
   c->AddInputDeletions(&edit);
   for (const FileMetaData& f : result.outputs) edit.AddFile(c->output_level(), f);
   if (!c->inputs(0).empty()) edit.SetCompactPointer(c->level(), c->inputs(0).back()->largest);
   s = versions_->LogAndApply(&edit);
-  if (!s.ok()) {
-    for (const FileMetaData& f : result.outputs) {
-      table_cache_->Evict(f.number);
-      env_->RemoveFile(TableFileName(dbname_, f.number));
-    }
-    return s;
-  }
+  // On failure the outputs stay: the edit may have reached the MANIFEST (a failed sync), so the
+  // next open may use them. Nothing refers to them otherwise; they are deleted once a later
+  // edit (written to a new MANIFEST) or the next open finds them unused.
+  if (!s.ok()) return s;
+  SLUICE_KILL_POINT("compaction.installed");
   SuperVersion* sv = CurrentSuperVersion();
   InstallSuperVersion(sv->mem, sv->imms, versions_->current());
   level_stats.compactions++;
@@ -203,9 +205,11 @@ void DBImpl::DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock) {
   const uint64_t log_number = versions_->LogNumber();
   const uint64_t manifest_number = versions_->ManifestFileNumber();
   lock->unlock();
+  SLUICE_KILL_POINT("obsolete.before_delete");
   for (uint64_t number : tables) {
     table_cache_->Evict(number);
     env_->RemoveFile(TableFileName(dbname_, number));
+    SLUICE_KILL_POINT("obsolete.mid_delete");
   }
   std::vector<std::string> children;
   if (env_->GetChildren(dbname_, &children).ok()) {

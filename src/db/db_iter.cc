@@ -190,7 +190,8 @@ class DBIter final : public Iterator {
         iter_->Prev();
       } while (iter_->Valid());
     }
-    if (value_type == kTypeDeletion) {
+    // The entries not read (a child failed) may hold newer versions of saved_key_.
+    if (value_type == kTypeDeletion || !iter_->status().ok()) {
       valid_ = false;
       saved_key_.clear();
       ClearSaved();

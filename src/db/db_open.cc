@@ -8,6 +8,8 @@
 //   * damage with nothing valid after it is a torn tail (a write cut short by a crash): it is
 //     dropped and reported in the LOG, unless it is a zero-filled region, which our writer never
 //     produces (Corruption with paranoid_checks);
+//   * a read error fails the open with that IOError whatever paranoid_checks says: what follows
+//     is unknown, not damaged, and acknowledged writes may be there.
 // The recovered memory component is flushed to L0 before the DB accepts writes, and a fresh
 // WAL file is started, so a WAL with a torn tail is never appended to.
 
@@ -191,10 +193,9 @@ Status DBImpl::Open() {
     std::lock_guard<std::mutex> l(mutex_);
     versions_->SetLastSequence(max_sequence);
     s = versions_->LogAndApply(&edit);
-    if (!s.ok()) {
-      env_->RemoveFile(LogFileName(dbname_, mem->log_number));
-      return s;
-    }
+    // On failure the new (empty) WAL stays: CURRENT may already name the new MANIFEST, which
+    // names this WAL (see VersionSet::LogAndApply). The next open replays and deletes it.
+    if (!s.ok()) return s;
     InstallSuperVersion(mem, {}, versions_->current());
   }
   RemoveObsoleteFilesOnOpen();
@@ -282,6 +283,11 @@ class RecoveryReporter : public log::Reader::Reporter {
   RecoveryReporter(Logger* log, bool paranoid) : log_(log), paranoid_(paranoid) {}
 
   void Report(log::Problem problem, uint64_t offset, size_t bytes, const Status& s) override {
+    // A failed read is no damage to skip or drop: the rest of the log is unknown.
+    if (problem == log::Problem::kReadError) {
+      if (read_error_.ok()) read_error_ = Status::IOError(s.message());
+      return;
+    }
     pending_.push_back({problem, bytes, s});
   }
 
@@ -304,6 +310,7 @@ class RecoveryReporter : public log::Reader::Reporter {
 
   // End of the file: what is pending is the tail.
   Status EndOfFile(DBStats* stats) {
+    if (!read_error_.ok()) return read_error_;
     Status result;
     for (const Pending& p : pending_) {
       if (p.problem == log::Problem::kZeroFilled && paranoid_) {
@@ -328,6 +335,7 @@ class RecoveryReporter : public log::Reader::Reporter {
   Logger* const log_;
   const bool paranoid_;
   std::vector<Pending> pending_;
+  Status read_error_;
 };
 
 }  // namespace

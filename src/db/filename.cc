@@ -6,6 +6,8 @@
 
 #include <cctype>
 
+#include "util/kill_point.h"
+
 namespace sluice {
 
 namespace {
@@ -89,7 +91,9 @@ Status SetCurrentFile(Env* env, const std::string& dbname, uint64_t manifest_num
   if (s.ok()) s = file->Append(contents);
   if (s.ok()) s = file->Sync();
   if (s.ok()) s = file->Close();
+  if (s.ok()) SLUICE_KILL_POINT("current.before_rename");
   if (s.ok()) s = env->RenameFile(tmp, CurrentFileName(dbname));
+  if (s.ok()) SLUICE_KILL_POINT("current.after_rename");
   if (s.ok()) s = env->SyncDir(dbname);
   if (!s.ok()) env->RemoveFile(tmp);
   return s;

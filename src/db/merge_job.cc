@@ -4,6 +4,7 @@
 
 #include "db/filename.h"
 #include "table/table_cache.h"
+#include "util/kill_point.h"
 
 namespace sluice {
 
@@ -39,6 +40,7 @@ class OutputFile {
     Status s = builder_->Finish();
     if (s.ok()) {
       meta_.file_size = builder_->FileSize();
+      SLUICE_KILL_POINT("table.before_sync");
       s = file_->Sync();
     }
     if (s.ok()) s = file_->Close();

@@ -48,12 +48,7 @@ class MergingIterator final : public InternalIterator {
       return;
     }
     current_->Next();
-    if (current_->Valid()) {
-      SiftDown(0);
-    } else {
-      PopTop();
-    }
-    current_ = heap_.empty() ? nullptr : heap_[0];
+    Advanced();
   }
 
   void Prev() override {
@@ -74,12 +69,7 @@ class MergingIterator final : public InternalIterator {
       return;
     }
     current_->Prev();
-    if (current_->Valid()) {
-      SiftDown(0);
-    } else {
-      PopTop();
-    }
-    current_ = heap_.empty() ? nullptr : heap_[0];
+    Advanced();
   }
 
   Slice key() const override { return current_->key(); }
@@ -113,10 +103,34 @@ class MergingIterator final : public InternalIterator {
     direction_ = d;
     heap_.clear();
     for (auto& c : children_) {
-      if (c->Valid()) heap_.push_back(c.get());
+      if (c->Valid()) {
+        heap_.push_back(c.get());
+      } else if (!c->status().ok()) {
+        Fail();
+        return;
+      }
     }
     for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
     current_ = heap_.empty() ? nullptr : heap_[0];
+  }
+
+  // After current_ moved in the current direction.
+  void Advanced() {
+    if (current_->Valid()) {
+      SiftDown(0);
+    } else if (!current_->status().ok()) {
+      Fail();
+      return;
+    } else {
+      PopTop();
+    }
+    current_ = heap_.empty() ? nullptr : heap_[0];
+  }
+
+  // A child failed: stop (status() reports it).
+  void Fail() {
+    heap_.clear();
+    current_ = nullptr;
   }
 
   void SiftDown(size_t i) {

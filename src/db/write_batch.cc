@@ -1,6 +1,7 @@
 // db/write_batch.cc — WriteBatch and its encoding (see write_batch_internal.h).
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "db/write_batch_internal.h"
@@ -130,7 +131,13 @@ void WriteBatchInternal::SetSequence(WriteBatch* b, SequenceNumber seq) {
 
 Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
   b->rep_.assign(contents.data(), contents.size());
-  return ParseRecords(b->rep_, nullptr);
+  Status s = ParseRecords(b->rep_, nullptr);
+  if (s.ok() && Sequence(b) > kMaxSequenceNumber) {
+    // An internal key holds 56 bits of sequence: replaying this would wrap it around.
+    return Status::Corruption("write batch sequence number " + std::to_string(Sequence(b)) +
+                              " exceeds the largest, " + std::to_string(kMaxSequenceNumber));
+  }
+  return s;
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {

@@ -188,26 +188,47 @@ class BlockIter final : public InternalIterator {
   }
 
   // Moves to the entry after the current one. Returns false at the end of the block or on
-  // corruption (status_ then set); the iterator is then not valid.
+  // corruption (status_ then set); the iterator is then not valid. Checks the restart points it
+  // passes: each must be the start of an entry, and that entry must share nothing with the one
+  // before. So forward iteration accepts exactly what Prev and Seek, which start decoding at
+  // restart points, accept.
   bool ParseNextKey() {
     current_ = NextEntryOffset();
     if (current_ >= restarts_) {
+      if (restart_index_ + 1 < num_restarts_) {
+        // Restart points left after the last entry lie inside it.
+        Corrupt(fmt::format("restart point {} (offset {}) is inside an entry", restart_index_ + 1,
+                            RestartPoint(restart_index_ + 1)));
+        return false;
+      }
       MarkInvalid();
       return false;
+    }
+    // (Right after SeekToRestartPoint the key is empty, so shared > 0 fails below anyway.)
+    bool at_restart = false;
+    if (restart_index_ + 1 < num_restarts_) {
+      const uint32_t next_restart = RestartPoint(restart_index_ + 1);
+      if (next_restart < current_) {
+        Corrupt(fmt::format("restart point {} (offset {}) is inside an entry", restart_index_ + 1,
+                            next_restart));
+        return false;
+      }
+      if (next_restart == current_) {
+        restart_index_++;
+        at_restart = true;
+      }
     }
     uint32_t shared, non_shared, value_len;
     const char* p =
         DecodeEntry(data_ + current_, data_ + restarts_, &shared, &non_shared, &value_len);
-    if (p == nullptr || shared > key_.size() || size_t{shared} + non_shared < min_key_size_) {
+    if (p == nullptr || shared > key_.size() || (at_restart && shared != 0) ||
+        size_t{shared} + non_shared < min_key_size_) {
       Corrupt(fmt::format("malformed entry at offset {}", current_));
       return false;
     }
     key_.resize(shared);
     key_.append(p, non_shared);
     value_ = Slice(p + non_shared, value_len);
-    while (restart_index_ + 1 < num_restarts_ && RestartPoint(restart_index_ + 1) <= current_) {
-      restart_index_++;
-    }
     return true;
   }
 

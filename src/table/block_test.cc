@@ -303,6 +303,51 @@ TEST(BlockCorruption, RestartPointWithSharedPrefixIsCaughtBySeek) {
   ExpectCorruption(it->status(), "malformed entry at restart point");
 }
 
+// Found by tests/fuzz/table_reader_fuzzer: forward iteration never looked at the restart
+// points, so it accepted blocks that Prev, SeekToLast and Seek (which decode from restart
+// points) reject, and the two directions disagreed on the same block.
+TEST(BlockCorruption, ForwardIterationChecksRestartPoints) {
+  // The entry at restart point 1 shares a prefix with its predecessor.
+  const std::string entries = Entry(0, 2, 0, "ab") + Entry(1, 1, 0, "c") + Entry(1, 1, 0, "d");
+  auto it = OwningIter(RawBlock(entries, {0, 5}));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  ExpectCorruption(it->status(), "malformed entry at offset 5");
+  auto back = OwningIter(RawBlock(entries, {0, 5}));
+  back->SeekToLast();
+  EXPECT_FALSE(back->Valid());
+  EXPECT_TRUE(back->status().IsCorruption());
+
+  // Restart point 1 lies inside the first entry.
+  const std::string whole = Entry(0, 2, 0, "ab") + Entry(0, 2, 0, "cd");
+  auto inside = OwningIter(RawBlock(whole, {0, 2}));
+  inside->SeekToFirst();
+  ASSERT_TRUE(inside->Valid());
+  inside->Next();
+  EXPECT_FALSE(inside->Valid());
+  ExpectCorruption(inside->status(), "restart point 1 (offset 2) is inside an entry");
+
+  // Restart point 1 lies inside the last entry: found when forward iteration reaches the end.
+  auto last = OwningIter(RawBlock(whole, {0, 7}));
+  last->SeekToFirst();
+  ASSERT_TRUE(last->Valid());
+  last->Next();
+  ASSERT_TRUE(last->Valid());
+  last->Next();
+  EXPECT_FALSE(last->Valid());
+  ExpectCorruption(last->status(), "restart point 1 (offset 7) is inside an entry");
+
+  // Well-formed blocks still iterate completely in both directions.
+  auto good = OwningIter(RawBlock(whole, {0, 5}));
+  int n = 0;
+  for (good->SeekToFirst(); good->Valid(); good->Next()) n++;
+  for (good->SeekToLast(); good->Valid(); good->Prev()) n++;
+  EXPECT_EQ(4, n);
+  EXPECT_TRUE(good->status().ok()) << good->status().ToString();
+}
+
 TEST(BlockCorruption, KeysShorterThanMinimumAreRejected) {
   auto block = MakeBlock(Build({{"short", "v"}}, 16));
   auto it = Iter(*block, /*min_key_size=*/8);

@@ -23,6 +23,15 @@ enum Tag : uint32_t {
 
 constexpr int kMaxLevels = 64;
 
+// File numbers grow by one per file, so a real database never gets near this; numbers much
+// above it would soon name files ParseFileName cannot read back (19 digits at most), and the
+// database would lose track of them. A MANIFEST holding one is corrupt.
+constexpr uint64_t kMaxFileNumber = uint64_t{1} << 62;
+
+bool GetFileNumber(Slice* input, uint64_t* number) {
+  return GetVarint64(input, number) && *number <= kMaxFileNumber;
+}
+
 bool GetInternalKey(Slice* input, InternalKey* dst) {
   Slice str;
   if (!GetLengthPrefixedSlice(input, &str) || str.size() < 8) return false;
@@ -99,21 +108,22 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
         break;
       }
       case kLogNumber:
-        if (GetVarint64(&input, &log_number_)) {
+        if (GetFileNumber(&input, &log_number_)) {
           has_log_number_ = true;
         } else {
           msg = "log number";
         }
         break;
       case kNextFileNumber:
-        if (GetVarint64(&input, &next_file_number_)) {
+        if (GetFileNumber(&input, &next_file_number_)) {
           has_next_file_number_ = true;
         } else {
           msg = "next file number";
         }
         break;
       case kLastSequence:
-        if (GetVarint64(&input, &last_sequence_)) {
+        // An internal key holds 56 bits of sequence: a larger counter cannot be resumed.
+        if (GetVarint64(&input, &last_sequence_) && last_sequence_ <= kMaxSequenceNumber) {
           has_last_sequence_ = true;
         } else {
           msg = "last sequence number";
@@ -132,7 +142,7 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
       case kDeletedFile: {
         int level;
         uint64_t number;
-        if (GetLevel(&input, &level) && GetVarint64(&input, &number)) {
+        if (GetLevel(&input, &level) && GetFileNumber(&input, &number)) {
           deleted_files_.emplace(level, number);
         } else {
           msg = "deleted file";
@@ -142,7 +152,7 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
       case kNewFile: {
         int level;
         FileMetaData f;
-        if (GetLevel(&input, &level) && GetVarint64(&input, &f.number) &&
+        if (GetLevel(&input, &level) && GetFileNumber(&input, &f.number) &&
             GetVarint64(&input, &f.file_size) && GetInternalKey(&input, &f.smallest) &&
             GetInternalKey(&input, &f.largest) && GetVarint64(&input, &f.smallest_seqno) &&
             GetVarint64(&input, &f.largest_seqno) && GetVarint64(&input, &f.num_entries) &&

@@ -18,6 +18,11 @@ constexpr uint64_t kMaxManifestSize = 64ull << 20;
 class ManifestProblems : public log::Reader::Reporter {
  public:
   void Report(log::Problem problem, uint64_t offset, size_t bytes, const Status& s) override {
+    // A failed read is no damage: the rest of the MANIFEST is unknown.
+    if (problem == log::Problem::kReadError) {
+      if (read_error.ok()) read_error = Status::IOError(s.message());
+      return;
+    }
     pending.push_back(s.ToString());
     if (first_pending_offset == UINT64_MAX) first_pending_offset = offset;
   }
@@ -29,6 +34,7 @@ class ManifestProblems : public log::Reader::Reporter {
   }
   std::vector<std::string> pending;
   std::string middle;
+  Status read_error;
   uint64_t first_pending_offset = UINT64_MAX;
 };
 
@@ -66,9 +72,12 @@ Status WriteSingleEditManifest(Env* env, const std::string& dbname, uint64_t num
     s = writer.AddRecord(record, /*sync=*/true);
     if (s.ok()) s = writer.Close();
   }
-  if (s.ok()) s = SetCurrentFile(env, dbname, number);
-  if (!s.ok()) env->RemoveFile(manifest);
-  return s;
+  if (!s.ok()) {
+    env->RemoveFile(manifest);
+    return s;
+  }
+  // If this fails after its rename (the directory sync), CURRENT names the MANIFEST: keep it.
+  return SetCurrentFile(env, dbname, number);
 }
 
 Status VersionSet::CreateNew() {
@@ -154,6 +163,7 @@ Status VersionSet::Recover(std::string* report) {
       }
     }
   }
+  if (!problems.read_error.ok()) return problems.read_error;
   if (!problems.middle.empty()) {
     return Status::Corruption("damaged record in the middle of the MANIFEST: " + problems.middle);
   }
@@ -232,11 +242,20 @@ Status VersionSet::LogAndApply(VersionEdit* edit) {
     edit->EncodeTo(&record);
     s = manifest_->AddRecord(record, /*sync=*/true);
   }
-  if (s.ok() && new_manifest != 0) s = SetCurrentFile(env_, dbname_, new_manifest);
+  bool current_written = false;
+  if (s.ok() && new_manifest != 0) {
+    current_written = true;
+    s = SetCurrentFile(env_, dbname_, new_manifest);
+  }
   if (!s.ok()) {
     // The MANIFEST may end in a torn record now; start a fresh one next time.
     manifest_.reset();
-    if (new_manifest != 0) env_->RemoveFile(ManifestFileName(dbname_, new_manifest));
+    // Once SetCurrentFile ran, CURRENT may name the new MANIFEST although it failed (the rename
+    // succeeded, the directory sync did not): keep the file. If unused, it is deleted with the
+    // next MANIFEST (DeleteObsoleteFiles) or at the next open.
+    if (new_manifest != 0 && !current_written) {
+      env_->RemoveFile(ManifestFileName(dbname_, new_manifest));
+    }
     return s;
   }
   if (new_manifest != 0) manifest_file_number_ = new_manifest;

@@ -36,6 +36,10 @@ void Reader::Report(Problem p, uint64_t offset, size_t bytes, const std::string&
                         fmt::format("{} at offset {} ({})", ProblemName(p), offset, what), fname_));
 }
 
+void Reader::SetTailProblem(Problem p, uint64_t offset, size_t bytes, std::string what) {
+  tail_problem_ = TailProblem{p, offset, bytes, std::move(what)};
+}
+
 bool Reader::ReadRecord(Slice* record, std::string* scratch) {
   scratch->clear();
   record->clear();
@@ -91,6 +95,11 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
                  "record's last fragment is missing");
           scratch->clear();
         }
+        if (tail_problem_.has_value()) {
+          const TailProblem t = std::move(*tail_problem_);
+          tail_problem_.reset();
+          Report(t.problem, t.offset, t.bytes, t.what);
+        }
         return false;
       case kBad:
         if (in_record) {
@@ -117,7 +126,7 @@ int Reader::ReadFragment(Slice* fragment, uint64_t* fragment_offset) {
         Slice got;
         Status s = file_->Read(kBlockSize, &got, block_.get());
         if (!s.ok()) {
-          Report(Problem::kReadError, buffer_end_offset_, 0, s.ToString());
+          SetTailProblem(Problem::kReadError, buffer_end_offset_, 0, s.ToString());
           eof_ = true;
           return kEof;
         }
@@ -132,8 +141,8 @@ int Reader::ReadFragment(Slice* fragment, uint64_t* fragment_offset) {
         bool zeros = true;
         for (size_t i = 0; i < buffer_.size(); i++) zeros = zeros && buffer_[i] == 0;
         if (!zeros) {
-          Report(Problem::kTruncatedTail, buffer_end_offset_ - buffer_.size(), buffer_.size(),
-                 "partial fragment header");
+          SetTailProblem(Problem::kTruncatedTail, buffer_end_offset_ - buffer_.size(),
+                         buffer_.size(), "partial fragment header");
         }
         buffer_.clear();
       }
@@ -155,8 +164,9 @@ int Reader::ReadFragment(Slice* fragment, uint64_t* fragment_offset) {
       const size_t drop = buffer_.size();
       buffer_.clear();
       if (eof_) {
-        Report(Problem::kTruncatedTail, offset, drop,
-               fmt::format("fragment of {} bytes cut at {} bytes", length, drop - kHeaderSize));
+        SetTailProblem(
+            Problem::kTruncatedTail, offset, drop,
+            fmt::format("fragment of {} bytes cut at {} bytes", length, drop - kHeaderSize));
         return kEof;
       }
       Report(Problem::kBadLength, offset, drop, fmt::format("length {}", length));

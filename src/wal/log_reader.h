@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "sluice/env.h"
@@ -58,9 +59,21 @@ class Reader {
  private:
   enum : int { kEof = 256, kBad = 257 };
 
-  // Returns a fragment type, kEof or kBad (already reported).
+  // Returns a fragment type, kEof or kBad (already reported). A problem found at the end of the
+  // file (a cut fragment, a read error) is left in tail_problem_ when kEof is returned.
   int ReadFragment(Slice* fragment, uint64_t* fragment_offset);
   void Report(Problem p, uint64_t offset, size_t bytes, const std::string& what);
+
+  // Reported by ReadRecord after the torn record it may belong to (which starts earlier), so
+  // that problems are reported in file order.
+  struct TailProblem {
+    Problem problem;
+    uint64_t offset;
+    size_t bytes;
+    std::string what;
+  };
+  void SetTailProblem(Problem p, uint64_t offset, size_t bytes, std::string what);
+  std::optional<TailProblem> tail_problem_;
 
   const std::unique_ptr<SequentialFile> file_;
   const std::string fname_;

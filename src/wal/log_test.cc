@@ -165,6 +165,33 @@ TEST_F(LogTest, TruncationAnywhereYieldsAPrefixAndReportsATornTail) {
   }
 }
 
+// Found by tests/fuzz/wal_reader_fuzzer: when the file ended inside the second fragment of a
+// record, the cut fragment was reported before the record it belongs to, which starts earlier:
+// problems were not in file order, as the reader promises.
+TEST_F(LogTest, TornRecordAtTheEndIsReportedInFileOrder) {
+  {
+    auto w = NewWriter();
+    ASSERT_TRUE(w->AddRecord(Payload(1, 100), false).ok());
+    ASSERT_TRUE(w->AddRecord(Payload(2, 40000), false).ok());  // FIRST + LAST fragments
+    ASSERT_TRUE(w->Close().ok());
+  }
+  const std::string full = test::ReadFileOrDie(fname_);
+  // Cut inside the LAST fragment's payload, then inside its header.
+  for (const uint64_t cut : {kBlockSize + 100, kBlockSize + 3}) {
+    test::WriteFileOrDie(fname_, full.substr(0, cut));
+    Problems problems;
+    std::vector<std::string> got = ReadAll(&problems);
+    ASSERT_EQ(1u, got.size()) << "cut at " << cut;
+    ASSERT_EQ(2u, problems.list.size()) << "cut at " << cut;
+    const uint64_t record_start = kHeaderSize + 100;
+    EXPECT_EQ(Problem::kTruncatedTail, problems.list[0].problem);
+    EXPECT_EQ(record_start, problems.list[0].offset) << problems.list[0].message;
+    EXPECT_EQ(Problem::kTruncatedTail, problems.list[1].problem);
+    EXPECT_EQ(kBlockSize, problems.list[1].offset) << problems.list[1].message;
+    EXPECT_EQ(cut - kBlockSize, problems.list[1].bytes);
+  }
+}
+
 TEST_F(LogTest, DamageInTheMiddleIsReportedAndLaterRecordsStillRead) {
   {
     auto w = NewWriter();

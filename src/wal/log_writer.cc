@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/cpu.h"
+#include "util/kill_point.h"
 #include "wal/log_format.h"
 
 namespace sluice::log {
@@ -95,13 +96,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     }
     io_busy_ = true;
     l.unlock();
-    Status s;
-    for (const std::string* c : chunks) {
-      s = file_->Append(*c);
-      if (!s.ok()) break;
-    }
-    if (s.ok()) s = file_->Flush();
-    if (s.ok() && do_sync) s = file_->Sync();
+    Status s = WriteChunks(chunks, do_sync);
     l.lock();
     io_busy_ = false;
     chunks.clear();
@@ -114,6 +109,36 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     }
     ChangedLocked();
   }
+}
+
+Status Writer::WriteChunks(const std::vector<const std::string*>& chunks, bool do_sync) {
+  // Crash tests: "<kind>.torn_write" dies with half of the first chunk handed to the OS, so
+  // the file ends in a torn record (what a crash in the middle of write(2) can leave).
+  const bool armed = kill_point::g_armed.load(std::memory_order_relaxed);
+  if (armed && !chunks.empty() && kill_point::ShouldKill(KillPointName("torn_write"))) {
+    const std::string& c = *chunks.front();
+    if (file_->Append(Slice(c.data(), c.size() / 2)).ok() && file_->Flush().ok()) {
+      kill_point::KillNow(KillPointName("torn_write"));
+    }
+  }
+  Status s;
+  for (const std::string* c : chunks) {
+    s = file_->Append(*c);
+    if (!s.ok()) return s;
+  }
+  s = file_->Flush();
+  if (!s.ok()) return s;
+  if (armed) kill_point::MaybeKill(KillPointName("after_write"));
+  if (do_sync) {
+    s = file_->Sync();
+    if (s.ok() && armed) kill_point::MaybeKill(KillPointName("after_sync"));
+  }
+  return s;
+}
+
+std::string Writer::KillPointName(std::string_view event) const {
+  const bool wal = fname_.size() >= 4 && fname_.compare(fname_.size() - 4, 4, ".log") == 0;
+  return std::string(wal ? "wal." : "manifest.") + std::string(event);
 }
 
 void Writer::ChangedLocked() {

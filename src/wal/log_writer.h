@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sluice/env.h"
@@ -79,6 +80,10 @@ class Writer {
   const std::string& file_name() const { return fname_; }
 
  private:
+  // Hands the chunks to the OS (and syncs them if do_sync), with the crash-test kill points.
+  Status WriteChunks(const std::vector<const std::string*>& chunks, bool do_sync);
+  // "wal.<event>" or "manifest.<event>", from the file's name (util/kill_point.h).
+  std::string KillPointName(std::string_view event) const;
   struct Filled {
     uint64_t end;
     const std::string* bytes;  // owned by the committing writer, which waits until written
