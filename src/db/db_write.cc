@@ -163,6 +163,13 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBat
   if (w->key_tag == TimestampOracle::kAnyKey && WriteBatchInternal::SingleKey(batch, &key)) {
     w->key_tag = TimestampOracle::KeyTag(key);
   }
+  // An internal key holds 56 bits of sequence (db/dbformat.h): refuse writes well before the
+  // counter could pass that, rather than wrap around. The margin covers every writer that can
+  // pass this check at once. (A plain load on the counter's cache line, which the fetch_add in
+  // AssignSequence takes anyway.)
+  if (oracle_.LastSequence() > kMaxSequenceNumber - kSequenceMargin) {
+    return Status::NotSupported(dbname_, "sequence numbers are exhausted (2^56 writes)");
+  }
   w->slot = oracle_.ClaimSlot();
   auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
   const size_t size =

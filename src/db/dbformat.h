@@ -24,6 +24,8 @@ namespace sluice {
 using SequenceNumber = uint64_t;
 
 constexpr SequenceNumber kMaxSequenceNumber = (uint64_t{1} << 56) - 1;
+// Writes are refused once the last sequence number is within this of kMaxSequenceNumber.
+constexpr SequenceNumber kSequenceMargin = SequenceNumber{1} << 32;
 
 // Stored in SST files and the WAL: never renumber.
 enum ValueType : uint8_t {

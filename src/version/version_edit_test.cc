@@ -88,6 +88,26 @@ TEST(VersionSetRecover, LastSequenceBeyondWhatAnInternalKeyHoldsIsCorruptionNami
   EXPECT_EQ(nullptr, db);
 }
 
+TEST(VersionSetRecover, WritesAreRefusedBeforeSequenceNumbersRunOut) {
+  for (const bool exhausted : {false, true}) {
+    test::TempDir dir;
+    const SequenceNumber last = kMaxSequenceNumber - kSequenceMargin + (exhausted ? 1 : -10);
+    ASSERT_TRUE(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(last)).ok());
+    std::unique_ptr<DB> db;
+    ASSERT_TRUE(DB::Open(Options(), dir.path(), &db).ok());
+    Status s = db->Put(WriteOptions(), "k", "v");
+    if (exhausted) {
+      EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+      EXPECT_NE(std::string::npos, s.ToString().find(dir.path())) << s.ToString();
+      std::string value;
+      EXPECT_TRUE(db->Get(ReadOptions(), "k", &value).IsNotFound());  // reads still work
+    } else {
+      EXPECT_TRUE(s.ok()) << s.ToString();
+    }
+    EXPECT_TRUE(db->Close().ok());
+  }
+}
+
 TEST(VersionEdit, FileNumbersTooLargeToNameAFileAreCorruption) {
   constexpr uint64_t kHuge = ~uint64_t{0} - 3;
   VersionEdit next = FreshEdit(0);

@@ -29,7 +29,7 @@ namespace sluice::fuzz {
 namespace {
 
 // See wal_reader_fuzzer.cc.
-constexpr SequenceNumber kNearlyExhausted = kMaxSequenceNumber - (SequenceNumber{1} << 32);
+constexpr SequenceNumber kNearlyExhausted = kMaxSequenceNumber - kSequenceMargin;
 
 class NullReporter final : public log::Reader::Reporter {
  public:
