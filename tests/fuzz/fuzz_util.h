@@ -26,6 +26,13 @@
 #include "sluice/slice.h"
 #include "sluice/status.h"
 
+// For targets whose inputs open a database (memory components, caches, threads each time): a
+// smaller ASan quarantine (default 256 MiB) lets that memory be reused instead of faulted in
+// anew, about a third faster, still ample for the use-after-free window of one small database.
+// Use once per target, at namespace scope.
+#define SLUICE_FUZZ_SMALL_ASAN_QUARANTINE() \
+  extern "C" const char* __asan_default_options() { return "quarantine_size_mb=32"; }
+
 namespace sluice::fuzz {
 
 // Reports a failed check and aborts: libFuzzer records the input as a crash.

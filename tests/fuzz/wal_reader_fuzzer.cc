@@ -279,9 +279,7 @@ void Recover(const std::string& contents, const std::vector<Record>& records) {
 }  // namespace
 }  // namespace sluice::fuzz
 
-// Inputs that reach DB::Open allocate a database's worth of memory: a smaller ASan quarantine
-// (default 256 MiB) lets it be reused instead of faulted in anew.
-extern "C" const char* __asan_default_options() { return "quarantine_size_mb=32"; }
+SLUICE_FUZZ_SMALL_ASAN_QUARANTINE()
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sluice::fuzz;

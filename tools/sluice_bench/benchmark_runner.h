@@ -102,7 +102,11 @@ class BenchmarkRunner {
   // The extra writer of readwhilewriting: random overwrites until *stop.
   void DoBackgroundWrites(ThreadContext* t, const Workload& w, const std::atomic<bool>* stop);
 
-  // mixed_workloads.cc. DoReadsAndPuts: read_percent% Gets, the rest Puts; keys from skew, or
+  // mixed_workloads.cc. CountedGet: a Get counted in t->mix (reads, found); NotFound is OK,
+  // *bytes the key and value read.
+  EngineStatus CountedGet(ThreadContext* t, std::string_view key, std::string* value,
+                          uint64_t* bytes);
+  // DoReadsAndPuts: read_percent% Gets, the rest Puts; keys from skew, or
   // uniformly random if it is null.
   void DoReadsAndPuts(ThreadContext* t, const Workload& w, uint64_t read_percent,
                       const SkewedKeys* skew);

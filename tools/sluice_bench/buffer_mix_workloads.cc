@@ -66,14 +66,7 @@ void BenchmarkRunner::DoBufferMix(ThreadContext* t, const Workload& w) {
         ++t->mix.scans;
         t->mix.scanned += entries.size();
       } else {
-        s = engine_->Get(target, &value);
-        ++t->mix.reads;
-        if (s.ok()) {
-          ++t->mix.found;
-          bytes = target.size() + value.size();
-        } else if (s.IsNotFound()) {
-          s = EngineStatus::OK();
-        }
+        s = CountedGet(t, target, &value, &bytes);
       }
       if (!s.ok()) {
         t->error = std::move(s);

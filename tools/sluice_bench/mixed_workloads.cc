@@ -56,6 +56,19 @@ void BenchmarkRunner::DoWriteOnly(ThreadContext* t, const Workload& w) {
   }
 }
 
+EngineStatus BenchmarkRunner::CountedGet(ThreadContext* t, std::string_view key, std::string* value,
+                                         uint64_t* bytes) {
+  EngineStatus s = engine_->Get(key, value);
+  ++t->mix.reads;
+  if (s.ok()) {
+    ++t->mix.found;
+    *bytes = key.size() + value->size();
+  } else if (s.IsNotFound()) {
+    s = EngineStatus::OK();
+  }
+  return s;
+}
+
 void BenchmarkRunner::DoReadsAndPuts(ThreadContext* t, const Workload& w, uint64_t read_percent,
                                      const SkewedKeys* skew) {
   const uint64_t num = static_cast<uint64_t>(flags_.num);
@@ -73,14 +86,7 @@ void BenchmarkRunner::DoReadsAndPuts(ThreadContext* t, const Workload& w, uint64
     EngineStatus s;
     uint64_t bytes = 0;
     if (read) {
-      s = engine_->Get(key, &value);
-      ++t->mix.reads;
-      if (s.ok()) {
-        ++t->mix.found;
-        bytes = key.size() + value.size();
-      } else if (s.IsNotFound()) {
-        s = EngineStatus::OK();
-      }
+      s = CountedGet(t, key, &value, &bytes);
     } else {
       const std::string_view v = values.Next(w.value_size);
       s = engine_->Put(key, v, w.write_mode);
