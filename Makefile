@@ -2,8 +2,10 @@
 # (scripts/install-deps.sh), so each works on a fresh machine.
 #
 #   make bench      Release build, then the headline benchmark (sluice vs RocksDB vs LevelDB)
-#   make test       every test: the short fuzzing run, then every ctest test (GoogleTest suites,
-#                   linearizability checks, the short crash test)
+#   make test       every test: the short fuzzing run, the Python package's tests (pip install
+#                   into build/python-venv, pytest), then every ctest test (GoogleTest suites,
+#                   linearizability checks, the short crash test, the CLI's tests)
+#   make python-test  the Python package alone (scripts/python-test.sh)
 #   make test-asan  every test under AddressSanitizer + UBSan
 #   make test-tsan  every test under ThreadSanitizer
 #   make crash-test the long crash test: sluice_stress killed >= 200 times (tests/crash, ~6 min)
@@ -24,7 +26,7 @@ CRASH_CYCLES ?= 6
 FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -47,11 +49,14 @@ bench-clsm: build
 bench-buffer: build
 	bench/buffer_experiments.sh
 
-# The short fuzzing run comes first, so ctest's summary is the last thing printed.
-test: deps fuzz-smoke
+# The short fuzzing run and the Python tests come first, so ctest's summary is printed last.
+test: deps fuzz-smoke python-test
 	cmake --preset dev >/dev/null
 	cmake --build build/dev -j $(JOBS)
 	ctest --preset dev -j $(JOBS)
+
+python-test: deps
+	scripts/python-test.sh
 
 test-asan: deps
 	cmake --preset asan >/dev/null

@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # Installs every system package sluice needs to build, test and benchmark. Idempotent: packages
 # already present are skipped, so `make test` and `make bench` can call it every time.
+#
+#   scripts/install-deps.sh          everything (build, tests, benchmarks, fuzzing, Go checker)
+#   scripts/install-deps.sh --core   only what building the library needs (the Python package's
+#                                    build runs this when a library is missing)
 set -euo pipefail
+
+core=0
+case "${1:-}" in
+  "") ;;
+  --core) core=1 ;;
+  *) echo "usage: $0 [--core]" >&2; exit 2 ;;
+esac
 
 PACKAGES=(
   cmake ninja-build g++ make pkg-config
@@ -13,9 +24,17 @@ PACKAGES=(
   python3 python3-pip python3-venv python3-pytest
 )
 
+if [ "$core" -eq 1 ]; then
+  PACKAGES=(
+    cmake ninja-build g++ make pkg-config
+    libsnappy-dev libzstd-dev liblz4-dev libxxhash-dev libisal-dev
+    libfmt-dev nlohmann-json3-dev
+  )
+fi
+
 # Go builds the linearizability checker (tests/linearizability/checker, Porcupine from the Go
 # module proxy). Debian's golang-go (1.19) suffices; a Go already installed is used instead.
-if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
+if [ "$core" -eq 0 ] && ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
   PACKAGES+=(golang-go)
 fi
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "memory/memory_component.h"
@@ -251,6 +252,31 @@ TEST_P(DBBasicTest, PropertiesReportLevelsMemoryAndFiles) {
   EXPECT_NE(std::string::npos, v.find("L0"));
   ASSERT_TRUE(db()->GetProperty("sluice.stats", &v));
   EXPECT_NE(std::string::npos, v.find("Flushes: 1"));
+}
+
+TEST_P(DBBasicTest, StatsJsonAgreesWithTheDatabase) {
+  Open();
+  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_TRUE(Put("extra", "v").ok());
+  ASSERT_EQ("v", Get("extra"));
+  std::string v;
+  ASSERT_TRUE(db()->GetProperty("sluice.stats-json", &v));
+  const nlohmann::json j = nlohmann::json::parse(v);
+  EXPECT_EQ(dbname(), j["db"].get<std::string>());
+  ASSERT_EQ(static_cast<size_t>(DefaultOptions().num_levels), j["levels"].size());
+  EXPECT_EQ(1u, j["levels"][0]["files"].get<uint64_t>());
+  EXPECT_GT(j["levels"][0]["bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(101u, j["writes"]["keys"].get<uint64_t>());
+  EXPECT_EQ(1u, j["flushes"]["count"].get<uint64_t>());
+  EXPECT_EQ(1u, j["memory"]["mutable_entries"].get<uint64_t>());
+  EXPECT_FALSE(j["memory"]["component"].get<std::string>().empty());
+  EXPECT_GT(j["write_amplification"].get<double>(), 1.0);  // WAL + flush bytes > user bytes
+  EXPECT_EQ(1u, j["gets"]["found"].get<uint64_t>());
+  for (const char* field : {"stalls", "read_modify_writes", "snapshots_live", "last_sequence",
+                            "recovery", "block_cache"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
 }
 
 TEST_P(DBBasicTest, OversizedKeysAndValuesAreInvalidArgument) {

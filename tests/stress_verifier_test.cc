@@ -161,7 +161,9 @@ TEST(StressValueFormatTest, ValuesNameTheirKeyAndWrite) {
   EXPECT_TRUE(ParseValue(8, ValueString(7, 42), &base).IsCorruption());
   std::string damaged = ValueString(7, 42);
   damaged.back() ^= 1;
-  if (damaged.size() > 22) EXPECT_TRUE(ParseValue(7, damaged, &base).IsCorruption());
+  if (damaged.size() > 22) {
+    EXPECT_TRUE(ParseValue(7, damaged, &base).IsCorruption());
+  }
   uint32_t key = 0;
   ASSERT_TRUE(ParseKey(KeyString(123), &key));
   EXPECT_EQ(key, 123u);

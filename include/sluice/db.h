@@ -93,6 +93,8 @@ class DB {
 
   // Properties (false if the name is unknown):
   //   "sluice.stats"                  levels, files, sizes, compaction and stall statistics
+  //   "sluice.stats-json"             the same as one JSON object (levels, memory, writes,
+  //                                   flushes, write_amplification, stalls, ...; docs/cli.md)
   //   "sluice.num-files-at-level<N>"  number of SST files at level N
   //   "sluice.memory-usage"           bytes used by the memory components
   //   "sluice.sstables"               every SST file per level with its key range

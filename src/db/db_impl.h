@@ -24,6 +24,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,13 +137,16 @@ class DBImpl final : public DB {
   Status Modify(const WriteOptions& options, const Slice& key, const ModifyDecision& decide,
                 std::string* final_value);
 
+  // --- db_properties.cc ---
+  nlohmann::ordered_json StatsJson();  // GetProperty("sluice.stats-json")
+  std::string StatsString();           // GetProperty("sluice.stats"): StatsJson as text
+  std::string IoCountersString();      // GetProperty("sluice.io-counters")
+
   // --- db_read.cc ---
   // Get through sv. REQUIRES: inside an epoch section. skipped_batch (optional): set to the
   // sequence number of a version passed over because its multi-update batch is in flight.
   Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
                              std::string* value, SequenceNumber* skipped_batch);
-  std::string StatsString();
-  std::string IoCountersString();  // GetProperty("sluice.io-counters")
   // The context memory components are created with (keeper, sequence counter, shared stats).
   MemoryComponentContext ComponentContext();
   // Prepares every memory component of sv for a scan and returns the sequence number that

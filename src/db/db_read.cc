@@ -1,12 +1,10 @@
-// db/db_read.cc — the read path (Get, iterators, snapshots) and properties.
+// db/db_read.cc — the read path (Get, iterators, snapshots).
 //
 // Get takes no lock and never waits: inside an epoch section it searches the current
 // SuperVersion top-down (mutable component, immutable ones newest first, then SST files) and
 // stops at the first version with sequence <= its read point. Without a snapshot the read point
 // is "latest", and a version belonging to a multi-entry batch still being applied is skipped
 // (the read continues with the next older version), so batches appear atomically.
-
-#include <fmt/format.h>
 
 #include "db/db_impl.h"
 #include "db/db_iter.h"
@@ -337,135 +335,6 @@ uint64_t DBImpl::MemoryUsage() {
   uint64_t total = sv->mem->rep->ApproximateMemoryUsage();
   for (const auto& imm : sv->imms) total += imm->rep->ApproximateMemoryUsage();
   return total;
-}
-
-bool DBImpl::GetProperty(const Slice& property, std::string* value) {
-  value->clear();
-  if (closed_.load(std::memory_order_acquire)) return false;
-  const Slice prefix("sluice.");
-  if (!property.starts_with(prefix)) return false;
-  Slice name = property;
-  name.remove_prefix(prefix.size());
-
-  const Slice files_at_level("num-files-at-level");
-  if (name.starts_with(files_at_level)) {
-    name.remove_prefix(files_at_level.size());
-    const std::string digits = name.ToString();
-    if (digits.empty() || digits.size() > 2 ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
-      return false;
-    }
-    const int level = std::stoi(digits);
-    if (level >= options_.num_levels) return false;
-    std::lock_guard<std::mutex> l(mutex_);
-    *value = std::to_string(versions_->current()->NumFiles(level));
-    return true;
-  }
-  if (name == Slice("memory-usage")) {
-    *value = std::to_string(MemoryUsage());
-    return true;
-  }
-  if (name == Slice("sstables")) {
-    std::lock_guard<std::mutex> l(mutex_);
-    *value = versions_->current()->DebugString();
-    return true;
-  }
-  if (name == Slice("flodb-stats")) {
-    if (flodb_stats_ == nullptr) return false;
-    *value = flodb_stats_->ToString();
-    return true;
-  }
-  if (name == Slice("memtable-choices")) {
-    if (adaptive_policy_ == nullptr) return false;
-    *value = adaptive_policy_->ChoicesString();
-    return true;
-  }
-  if (name == Slice("io-counters")) {
-    *value = IoCountersString();
-    return true;
-  }
-  if (name == Slice("stats")) {
-    *value = StatsString();
-    return true;
-  }
-  return false;
-}
-
-std::string DBImpl::IoCountersString() {
-  uint64_t compactions = 0, read = 0, written = 0;
-  {
-    std::lock_guard<std::mutex> l(mutex_);
-    for (const LevelCompactionStats& ls : stats_.levels) {
-      compactions += ls.compactions;
-      read += ls.bytes_read;
-      written += ls.bytes_written;
-    }
-  }
-  return fmt::format(
-      "flushes={} flush_bytes={} compactions={} compaction_bytes_read={} "
-      "compaction_bytes_written={} wal_bytes={} user_bytes={}",
-      DBStats::Get(stats_.flushes), DBStats::Get(stats_.flush_bytes), compactions, read, written,
-      DBStats::Get(stats_.wal_bytes_written), DBStats::Get(stats_.user_bytes_written));
-}
-
-std::string DBImpl::StatsString() {
-  std::string r;
-  std::lock_guard<std::mutex> l(mutex_);
-  std::shared_ptr<const Version> v = versions_->current();
-  SuperVersion* sv = CurrentSuperVersion();
-  r += fmt::format("** sluice {} **\n", dbname_);
-  r += fmt::format("{:<6}{:>7}{:>12}{:>8}{:>12}{:>12}{:>10}{:>8}\n", "Level", "Files", "Size",
-                   "Score", "Read", "Written", "Comp(s)", "Count");
-  uint64_t compaction_written = 0;
-  for (int level = 0; level < v->num_levels(); level++) {
-    const LevelCompactionStats& ls = stats_.levels[static_cast<size_t>(level)];
-    compaction_written += ls.bytes_written;
-    if (v->NumFiles(level) == 0 && ls.compactions == 0) continue;
-    r += fmt::format("L{:<5}{:>7}{:>12}{:>8.2f}{:>12}{:>12}{:>10.2f}{:>8}\n", level,
-                     v->NumFiles(level), HumanBytes(v->NumLevelBytes(level)),
-                     level + 1 < v->num_levels() ? versions_->picker().LevelScore(*v, level) : 0.0,
-                     HumanBytes(ls.bytes_read), HumanBytes(ls.bytes_written),
-                     static_cast<double>(ls.micros) / 1e6, ls.compactions);
-  }
-  const uint64_t user = DBStats::Get(stats_.user_bytes_written);
-  const uint64_t flushed = DBStats::Get(stats_.flush_bytes);
-  const uint64_t wal = DBStats::Get(stats_.wal_bytes_written);
-  r += fmt::format("Memory: mutable {} ({} entries, {}), immutable {}\n",
-                   HumanBytes(sv->mem->rep->ApproximateMemoryUsage()), sv->mem->rep->NumEntries(),
-                   sv->mem->rep->Name(), sv->imms.size());
-  r += fmt::format("Writes: {} batches, {} keys, {} user data, {} WAL\n",
-                   DBStats::Get(stats_.writes), DBStats::Get(stats_.keys_written), HumanBytes(user),
-                   HumanBytes(wal));
-  r +=
-      fmt::format("Flushes: {} ({}, {:.2f} s)\n", DBStats::Get(stats_.flushes), HumanBytes(flushed),
-                  static_cast<double>(DBStats::Get(stats_.flush_micros)) / 1e6);
-  r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
-                   user == 0 ? 0.0
-                             : static_cast<double>(wal + flushed + compaction_written) /
-                                   static_cast<double>(user));
-  r += fmt::format(
-      "Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s)\n",
-      DBStats::Get(stats_.slowdown_writes),
-      static_cast<double>(DBStats::Get(stats_.slowdown_micros)) / 1e6,
-      DBStats::Get(stats_.stop_writes), static_cast<double>(DBStats::Get(stats_.stop_micros)) / 1e6,
-      DBStats::Get(stats_.memtable_waits),
-      static_cast<double>(DBStats::Get(stats_.memtable_wait_micros)) / 1e6);
-  r += fmt::format("Read-modify-writes: {} ({} no-ops), {} conflicts retried\n",
-                   DBStats::Get(stats_.rmws), DBStats::Get(stats_.rmw_noops),
-                   DBStats::Get(stats_.rmw_conflicts));
-  r += fmt::format("Gets: {} ({} found); snapshots live: {}; last sequence: {}\n",
-                   DBStats::Get(stats_.gets), DBStats::Get(stats_.get_hits), snapshots_.size(),
-                   oracle_.LastSequence());
-  r += fmt::format("Recovery: {} torn-tail bytes dropped, {} damaged records skipped\n",
-                   DBStats::Get(stats_.recovered_torn_bytes),
-                   DBStats::Get(stats_.recovered_skipped_records));
-  if (block_cache_ != nullptr) {
-    r += fmt::format("Block cache: {} of {} used, {} hits, {} misses\n",
-                     HumanBytes(block_cache_->TotalCharge()), HumanBytes(block_cache_->Capacity()),
-                     block_cache_->Hits(), block_cache_->Misses());
-  }
-  if (!bg_error_.ok()) r += "Background error: " + bg_error_.ToString() + "\n";
-  return r;
 }
 
 }  // namespace sluice

@@ -99,4 +99,27 @@ Status SetCurrentFile(Env* env, const std::string& dbname, uint64_t manifest_num
   return s;
 }
 
+Status ReadCurrentFile(Env* env, const std::string& dbname, std::string* manifest,
+                       uint64_t* number_out) {
+  std::unique_ptr<SequentialFile> current_file;
+  Status s = env->NewSequentialFile(CurrentFileName(dbname), &current_file);
+  if (!s.ok()) return s;
+  char buf[256];
+  Slice contents;
+  s = current_file->Read(sizeof(buf), &contents, buf);
+  if (!s.ok()) return s;
+  std::string name = contents.ToString();
+  uint64_t number = 0;
+  FileType type;
+  if (name.empty() || name.back() != '\n' ||
+      !ParseFileName(name.substr(0, name.size() - 1), &number, &type) ||
+      type != FileType::kManifest) {
+    return Status::Corruption("CURRENT does not name a MANIFEST file", CurrentFileName(dbname));
+  }
+  name.pop_back();
+  *manifest = dbname + "/" + name;
+  if (number_out != nullptr) *number_out = number;
+  return Status::OK();
+}
+
 }  // namespace sluice

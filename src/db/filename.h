@@ -29,6 +29,11 @@ std::string OldInfoLogFileName(const std::string& dbname);
 std::string TempFileName(const std::string& dbname, uint64_t number);
 
 // Parses a file name (not a path). False if it is not one of ours.
+// Reads CURRENT in dbname and sets *manifest to the path of the MANIFEST it names (and *number,
+// if not null, to its file number); Corruption naming CURRENT if it does not name one.
+Status ReadCurrentFile(Env* env, const std::string& dbname, std::string* manifest,
+                       uint64_t* number = nullptr);
+
 bool ParseFileName(const std::string& name, uint64_t* number, FileType* type);
 
 // Points CURRENT at MANIFEST-<manifest_number>: writes a temp file, syncs it, renames it over

@@ -127,6 +127,18 @@ Status Table::DecodeIndexValue(const Slice& index_value, BlockHandle* handle) co
   return Status::OK();
 }
 
+Status Table::ForEachIndexEntry(
+    const std::function<void(const Slice& separator, const BlockHandle& handle)>& fn) const {
+  std::unique_ptr<InternalIterator> it = NewIndexIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    BlockHandle handle;
+    Status s = DecodeIndexValue(it->value(), &handle);
+    if (!s.ok()) return s;
+    fn(it->key(), handle);
+  }
+  return it->status();
+}
+
 std::unique_ptr<InternalIterator> Table::NewDataBlockIterator(const ReadOptions& options,
                                                               const Slice& index_value) const {
   BlockHandle handle;

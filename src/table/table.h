@@ -62,6 +62,12 @@ class Table {
   // the last one map to the end of the data blocks.
   uint64_t ApproximateOffsetOf(const Slice& internal_key) const;
 
+  // Calls fn(separator, handle) for every index entry in order: the separator is an internal
+  // key >= every key of the data block at handle and < every key of the next one. Returns
+  // Corruption (naming the file) if an entry does not decode; fn is not called for it.
+  Status ForEachIndexEntry(
+      const std::function<void(const Slice& separator, const BlockHandle& handle)>& fn) const;
+
   const TableProperties& properties() const { return props_; }
   const std::string& file_name() const { return fname_; }
 

@@ -372,6 +372,20 @@ TEST(TableBuilder, IndexUsesShortenedSeparators) {
     ASSERT_EQ(k, r.key);
   }
   EXPECT_TRUE(table->VerifyChecksums().ok());
+  // The index walk sees one separator per block, each >= its block's key, in order.
+  size_t blocks = 0;
+  uint64_t next_offset = 0;
+  ASSERT_TRUE(table
+                  ->ForEachIndexEntry([&](const Slice& separator, const BlockHandle& handle) {
+                    ASSERT_LT(blocks, entries.size());
+                    EXPECT_GE(separator.compare(Slice(entries[blocks].first)), 0);
+                    EXPECT_LT(separator.size(), 20u);
+                    EXPECT_EQ(next_offset, handle.offset);
+                    next_offset = handle.offset + handle.size + kBlockTrailerSize;
+                    blocks++;
+                  })
+                  .ok());
+  EXPECT_EQ(100u, blocks);
 }
 
 TEST(TableBuilder, OutOfOrderKeysAreRejected) {

@@ -51,6 +51,10 @@ class VersionEdit {
   Status DecodeFrom(const Slice& src);
   std::string DebugString() const;
 
+  // What the edit changes (for tools that replay a MANIFEST).
+  const std::vector<std::pair<int, FileMetaData>>& new_files() const { return new_files_; }
+  const std::set<std::pair<int, uint64_t>>& deleted_files() const { return deleted_files_; }
+
  private:
   friend class VersionSet;
   friend class VersionBuilder;

@@ -90,23 +90,10 @@ Status VersionSet::CreateNew() {
 }
 
 Status VersionSet::Recover(std::string* report) {
-  std::unique_ptr<SequentialFile> current_file;
-  Status s = env_->NewSequentialFile(CurrentFileName(dbname_), &current_file);
-  if (!s.ok()) return s;
-  char buf[256];
-  Slice contents;
-  s = current_file->Read(sizeof(buf), &contents, buf);
-  if (!s.ok()) return s;
-  std::string name = contents.ToString();
+  std::string manifest;
   uint64_t number = 0;
-  FileType type;
-  if (name.empty() || name.back() != '\n' ||
-      !ParseFileName(name.substr(0, name.size() - 1), &number, &type) ||
-      type != FileType::kManifest) {
-    return Status::Corruption("CURRENT does not name a MANIFEST file", CurrentFileName(dbname_));
-  }
-  name.pop_back();
-  const std::string manifest = dbname_ + "/" + name;
+  Status s = ReadCurrentFile(env_, dbname_, &manifest, &number);
+  if (!s.ok()) return s;
 
   std::unique_ptr<SequentialFile> file;
   s = env_->NewSequentialFile(manifest, &file);

@@ -1,0 +1,130 @@
+// bindings/python/src/common.cc — the sluice exception classes, Status-to-exception mapping, the
+// GIL helpers for interpreter shutdown and the conversion of Python keys and values to bytes
+// (see common.h).
+
+#include "common.h"
+
+#include <pythread.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace sluice_python {
+
+namespace {
+
+// The exception classes, created once at import. Each handle holds a strong reference kept for
+// the life of the process (an extension module is never unloaded).
+struct ExceptionClasses {
+  py::handle error, not_found, corruption, io_error, invalid_argument, busy, not_supported;
+};
+ExceptionClasses g_exc;
+
+py::handle NewException(py::module_& m, const char* name, const char* doc, py::handle bases) {
+  const std::string qualified = std::string("sluice.") + name;
+  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
+  if (type == nullptr) throw py::error_already_set();
+  m.attr(name) = py::handle(type);
+  return py::handle(type);
+}
+
+std::atomic<unsigned long> g_main_thread{0};
+
+}  // namespace
+
+void RecordMainThread() {
+  g_main_thread =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+}
+
+bool MustNotTakeGil() {
+#if PY_VERSION_HEX >= 0x030D0000
+  const bool finalizing = Py_IsFinalizing();
+#else
+  const bool finalizing = _Py_IsFinalizing();
+#endif
+  return finalizing && PyThread_get_thread_ident() != g_main_thread.load();
+}
+
+void ParkForever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
+}
+
+void RegisterExceptions(py::module_& m) {
+  g_exc.error = NewException(
+      m, "Error", "Base class of every error sluice raises; the message is the engine's.",
+      PyExc_Exception);
+  auto sub = [&](const char* name, const char* doc, PyObject* extra) {
+    py::tuple bases = extra == nullptr ? py::tuple(py::make_tuple(g_exc.error))
+                                       : py::tuple(py::make_tuple(g_exc.error, py::handle(extra)));
+    return NewException(m, name, doc, bases);
+  };
+  g_exc.not_found = sub("NotFound", "The engine reported NotFound.", nullptr);
+  g_exc.corruption =
+      sub("Corruption", "Damaged data was detected (a checksum or format check failed).", nullptr);
+  g_exc.io_error =
+      sub("IOError", "An operating-system I/O error (also an OSError).", PyExc_OSError);
+  g_exc.invalid_argument = sub(
+      "InvalidArgument", "A bad argument or option value (also a ValueError).", PyExc_ValueError);
+  g_exc.busy = sub("Busy", "The database is locked (open in this or another process).", nullptr);
+  g_exc.not_supported = sub("NotSupported", "The operation is not supported.", nullptr);
+}
+
+void RaiseStatus(const sluice::Status& s) {
+  py::handle type = g_exc.error;
+  switch (s.code()) {
+    case sluice::Status::Code::kNotFound: type = g_exc.not_found; break;
+    case sluice::Status::Code::kCorruption: type = g_exc.corruption; break;
+    case sluice::Status::Code::kNotSupported: type = g_exc.not_supported; break;
+    case sluice::Status::Code::kInvalidArgument: type = g_exc.invalid_argument; break;
+    case sluice::Status::Code::kIOError: type = g_exc.io_error; break;
+    case sluice::Status::Code::kBusy: type = g_exc.busy; break;
+    case sluice::Status::Code::kOk: break;
+  }
+  PyErr_SetString(type.ptr(), s.ToString().c_str());
+  throw py::error_already_set();
+}
+
+void RaiseError(const std::string& message) {
+  PyErr_SetString(g_exc.error.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
+void RaiseInvalidArgument(const std::string& message) {
+  PyErr_SetString(g_exc.invalid_argument.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
+void RaiseTypeError(const std::string& message) {
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  throw py::error_already_set();
+}
+
+void RaiseKeyError(py::handle key) {
+  PyErr_SetObject(PyExc_KeyError, key.ptr());
+  throw py::error_already_set();
+}
+
+std::string TypeName(py::handle obj) { return Py_TYPE(obj.ptr())->tp_name; }
+
+Bytes::Bytes(py::handle obj, const char* what) {
+  PyObject* o = obj.ptr();
+  if (PyBytes_Check(o)) {
+    data_ = PyBytes_AS_STRING(o);
+    size_ = static_cast<size_t>(PyBytes_GET_SIZE(o));
+    return;
+  }
+  if (PyByteArray_Check(o) || PyMemoryView_Check(o)) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) != 0) throw py::error_already_set();
+    copy_.assign(static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
+    PyBuffer_Release(&view);
+    data_ = copy_.data();
+    size_ = copy_.size();
+    return;
+  }
+  RaiseTypeError(std::string(what) + " must be bytes, not " + TypeName(obj));
+}
+
+}  // namespace sluice_python

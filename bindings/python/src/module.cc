@@ -1,0 +1,155 @@
+// bindings/python/src/module.cc — the _sluice extension module: binds DB, WriteBatch, Snapshot
+// and Iterator (db.h, iterator.h), the exception classes and the module functions. The Python
+// package sluice re-exports all of it; sluice/_sluice.pyi documents the signatures.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "common.h"
+#include "db.h"
+#include "iterator.h"
+#include "options.h"
+
+namespace py = pybind11;
+using sluice_python::IteratorSpec;
+using sluice_python::PyDB;
+using sluice_python::PyIterator;
+using sluice_python::PySnapshot;
+using sluice_python::PyWriteBatch;
+
+namespace {
+
+constexpr const char* kIteratorDoc =
+    "An iterator over keys start <= key < stop (each bound optional) that start with prefix,\n"
+    "in ascending order, or descending with reverse=True. Yields (key, value) tuples, or keys\n"
+    "only with include_value=False. It reads one consistent state: that of the moment it was\n"
+    "created (or of the snapshot).";
+
+}  // namespace
+
+PYBIND11_MODULE(_sluice, m) {
+  m.doc() = "sluice's C++ engine bound with pybind11; use the sluice package.";
+  sluice_python::RegisterExceptions(m);
+  sluice_python::RecordMainThread();
+  m.attr("__version__") = "0.1.0";
+
+  py::class_<PyIterator>(m, "Iterator", "An iterator from DB.iterator() or Snapshot.iterator().")
+      .def("__iter__",
+           [](py::object self) {
+             self.cast<PyIterator&>();  // (type check)
+             return self;
+           })
+      .def("__next__", &PyIterator::Next)
+      .def("close", &PyIterator::Close,
+           "Releases the iterator's resources; later next() calls raise sluice.Error.")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyIterator& self, py::args) {
+        self.Close();
+        return false;
+      });
+
+  py::class_<PySnapshot>(m, "Snapshot", "A consistent, read-only view from DB.snapshot().")
+      .def("get", &PySnapshot::Get, py::arg("key"), py::arg("default") = py::none(),
+           "The value of key at the snapshot, or default if it had none.")
+      .def("__getitem__", &PySnapshot::GetItem, py::arg("key"))
+      .def("__contains__", &PySnapshot::Contains, py::arg("key"))
+      .def(
+          "iterator",
+          [](PySnapshot& self, py::handle start, py::handle stop, py::handle prefix, bool reverse,
+             bool include_value) {
+            return self.Iterator(IteratorSpec::Parse(start, stop, prefix, reverse, include_value));
+          },
+          py::kw_only(), py::arg("start") = py::none(), py::arg("stop") = py::none(),
+          py::arg("prefix") = py::none(), py::arg("reverse") = false,
+          py::arg("include_value") = true, kIteratorDoc)
+      .def("__iter__", [](PySnapshot& self) { return self.Iterator(IteratorSpec{}); })
+      .def("close", &PySnapshot::Close, "Releases the snapshot; later calls raise sluice.Error.")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PySnapshot& self, py::args) {
+        self.Close();
+        return false;
+      });
+
+  py::class_<PyWriteBatch>(m, "WriteBatch",
+                           "Updates applied atomically by write(), or at the end of a with "
+                           "block that does not raise.")
+      .def("put", &PyWriteBatch::Put, py::arg("key"), py::arg("value"))
+      .def("delete", &PyWriteBatch::Delete, py::arg("key"))
+      .def("clear", &PyWriteBatch::Clear, "Discards every update.")
+      .def("write", &PyWriteBatch::Write,
+           "Applies every update atomically, then empties the batch.")
+      .def("__len__", &PyWriteBatch::Count)
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyWriteBatch& self, py::handle exc_type, py::args) {
+        self.Exit(exc_type);
+        return false;
+      });
+
+  py::class_<PyDB>(m, "DB", "An open sluice database; see help(sluice).")
+      .def(py::init([](py::handle path, py::object create_if_missing, py::object memtable,
+                       py::kwargs kwargs) {
+             kwargs["create_if_missing"] = create_if_missing;
+             kwargs["memtable"] = memtable;
+             return std::make_unique<PyDB>(path, kwargs);
+           }),
+           py::arg("path"), py::arg("create_if_missing") = true, py::arg("memtable") = "flodb")
+      .def("__repr__", &PyDB::Repr)
+      .def_property_readonly("path", [](PyDB& self) { return self.core()->path(); })
+      .def_property_readonly("closed", &PyDB::closed)
+      .def("put", &PyDB::Put, py::arg("key"), py::arg("value"), py::kw_only(),
+           py::arg("sync") = py::none())
+      .def("get", &PyDB::Get, py::arg("key"), py::arg("default") = py::none())
+      .def("delete", &PyDB::Delete, py::arg("key"), py::kw_only(), py::arg("sync") = py::none())
+      .def("__getitem__", &PyDB::GetItem, py::arg("key"))
+      .def(
+          "__setitem__",
+          [](PyDB& self, py::handle key, py::handle value) { self.Put(key, value, py::none()); },
+          py::arg("key"), py::arg("value"))
+      .def(
+          "__delitem__", [](PyDB& self, py::handle key) { self.Delete(key, py::none()); },
+          py::arg("key"))
+      .def("__contains__", &PyDB::Contains, py::arg("key"))
+      .def("read_modify_write", &PyDB::ReadModifyWrite, py::arg("key"), py::arg("fn"),
+           py::kw_only(), py::arg("sync") = py::none())
+      .def("put_if_absent", &PyDB::PutIfAbsent, py::arg("key"), py::arg("value"), py::kw_only(),
+           py::arg("sync") = py::none())
+      .def("compare_and_swap", &PyDB::CompareAndSwap, py::arg("key"), py::arg("expected"),
+           py::arg("desired"), py::kw_only(), py::arg("sync") = py::none())
+      .def("increment", &PyDB::Increment, py::arg("key"), py::arg("delta") = 1, py::kw_only(),
+           py::arg("sync") = py::none())
+      .def("write_batch", &PyDB::NewWriteBatch, py::kw_only(), py::arg("sync") = py::none())
+      .def("snapshot", &PyDB::NewSnapshot)
+      .def(
+          "iterator",
+          [](PyDB& self, py::handle start, py::handle stop, py::handle prefix, bool reverse,
+             bool include_value) {
+            return self.NewIterator(
+                IteratorSpec::Parse(start, stop, prefix, reverse, include_value));
+          },
+          py::kw_only(), py::arg("start") = py::none(), py::arg("stop") = py::none(),
+          py::arg("prefix") = py::none(), py::arg("reverse") = false,
+          py::arg("include_value") = true, kIteratorDoc)
+      .def("__iter__", [](PyDB& self) { return self.NewIterator(IteratorSpec{}); })
+      .def("property", &PyDB::Property, py::arg("name"))
+      .def("stats", &PyDB::Stats)
+      .def("flush", &PyDB::Flush)
+      .def("compact_range", &PyDB::CompactRange, py::arg("start") = py::none(),
+           py::arg("stop") = py::none())
+      .def("close", &PyDB::Close)
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyDB& self, py::args) {
+        self.Close();
+        return false;
+      });
+
+  m.def(
+      "destroy_db",
+      [](py::handle path, py::kwargs options) { sluice_python::DestroyDB(path, options); },
+      py::arg("path"), "Removes the database's files and directory (it must not be open).");
+  m.def(
+      "repair_db",
+      [](py::handle path, py::kwargs options) { sluice_python::RepairDB(path, options); },
+      py::arg("path"), "Recovers what it can of a damaged database (it must not be open).");
+  m.def("_option_names", &sluice_python::OptionNames,
+        "Every keyword option DB() accepts (for tests and tools).");
+}

@@ -1,0 +1,225 @@
+// db/db_properties.cc — DB::GetProperty: the "sluice.*" properties.
+//
+// "sluice.stats-json" is the one place the DB's statistics are gathered (StatsJson, under the DB
+// mutex so the level figures belong to one version); "sluice.stats" renders that same object as
+// text, so the two never disagree. The JSON's field names are a stable interface (the sluice
+// tool's `stats --json` and the Python package's DB.stats() return it as is): add fields, do not
+// rename them.
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "db/db_impl.h"
+#include "util/logging.h"
+
+namespace sluice {
+
+namespace {
+
+double Seconds(uint64_t micros) { return static_cast<double>(micros) / 1e6; }
+
+}  // namespace
+
+bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+  value->clear();
+  if (closed_.load(std::memory_order_acquire)) return false;
+  const Slice prefix("sluice.");
+  if (!property.starts_with(prefix)) return false;
+  Slice name = property;
+  name.remove_prefix(prefix.size());
+
+  const Slice files_at_level("num-files-at-level");
+  if (name.starts_with(files_at_level)) {
+    name.remove_prefix(files_at_level.size());
+    const std::string digits = name.ToString();
+    if (digits.empty() || digits.size() > 2 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      return false;
+    }
+    const int level = std::stoi(digits);
+    if (level >= options_.num_levels) return false;
+    std::lock_guard<std::mutex> l(mutex_);
+    *value = std::to_string(versions_->current()->NumFiles(level));
+    return true;
+  }
+  if (name == Slice("memory-usage")) {
+    *value = std::to_string(MemoryUsage());
+    return true;
+  }
+  if (name == Slice("sstables")) {
+    std::lock_guard<std::mutex> l(mutex_);
+    *value = versions_->current()->DebugString();
+    return true;
+  }
+  if (name == Slice("flodb-stats")) {
+    if (flodb_stats_ == nullptr) return false;
+    *value = flodb_stats_->ToString();
+    return true;
+  }
+  if (name == Slice("memtable-choices")) {
+    if (adaptive_policy_ == nullptr) return false;
+    *value = adaptive_policy_->ChoicesString();
+    return true;
+  }
+  if (name == Slice("io-counters")) {
+    *value = IoCountersString();
+    return true;
+  }
+  if (name == Slice("stats")) {
+    *value = StatsString();
+    return true;
+  }
+  if (name == Slice("stats-json")) {
+    *value = StatsJson().dump();
+    return true;
+  }
+  return false;
+}
+
+std::string DBImpl::IoCountersString() {
+  uint64_t compactions = 0, read = 0, written = 0;
+  {
+    std::lock_guard<std::mutex> l(mutex_);
+    for (const LevelCompactionStats& ls : stats_.levels) {
+      compactions += ls.compactions;
+      read += ls.bytes_read;
+      written += ls.bytes_written;
+    }
+  }
+  return fmt::format(
+      "flushes={} flush_bytes={} compactions={} compaction_bytes_read={} "
+      "compaction_bytes_written={} wal_bytes={} user_bytes={}",
+      DBStats::Get(stats_.flushes), DBStats::Get(stats_.flush_bytes), compactions, read, written,
+      DBStats::Get(stats_.wal_bytes_written), DBStats::Get(stats_.user_bytes_written));
+}
+
+nlohmann::ordered_json DBImpl::StatsJson() {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  std::lock_guard<std::mutex> l(mutex_);
+  std::shared_ptr<const Version> v = versions_->current();
+  SuperVersion* sv = CurrentSuperVersion();
+  j["db"] = dbname_;
+
+  Json levels = Json::array();
+  uint64_t compaction_written = 0;
+  for (int level = 0; level < v->num_levels(); level++) {
+    const LevelCompactionStats& ls = stats_.levels[static_cast<size_t>(level)];
+    compaction_written += ls.bytes_written;
+    levels.push_back({
+        {"level", level},
+        {"files", v->NumFiles(level)},
+        {"bytes", v->NumLevelBytes(level)},
+        {"score", level + 1 < v->num_levels() ? versions_->picker().LevelScore(*v, level) : 0.0},
+        {"compactions", ls.compactions},
+        {"compaction_bytes_read", ls.bytes_read},
+        {"compaction_bytes_written", ls.bytes_written},
+        {"compaction_seconds", Seconds(ls.micros)},
+        {"trivial_moves", ls.trivial_moves},
+    });
+  }
+  j["levels"] = std::move(levels);
+
+  uint64_t immutable_bytes = 0;
+  for (const auto& imm : sv->imms) immutable_bytes += imm->rep->ApproximateMemoryUsage();
+  j["memory"] = {
+      {"component", sv->mem->rep->Name()},
+      {"mutable_bytes", sv->mem->rep->ApproximateMemoryUsage()},
+      {"mutable_entries", sv->mem->rep->NumEntries()},
+      {"immutable_components", sv->imms.size()},
+      {"immutable_bytes", immutable_bytes},
+  };
+
+  const uint64_t user = DBStats::Get(stats_.user_bytes_written);
+  const uint64_t flushed = DBStats::Get(stats_.flush_bytes);
+  const uint64_t wal = DBStats::Get(stats_.wal_bytes_written);
+  j["writes"] = {{"batches", DBStats::Get(stats_.writes)},
+                 {"keys", DBStats::Get(stats_.keys_written)},
+                 {"user_bytes", user},
+                 {"wal_bytes", wal}};
+  j["flushes"] = {{"count", DBStats::Get(stats_.flushes)},
+                  {"bytes", flushed},
+                  {"seconds", Seconds(DBStats::Get(stats_.flush_micros))}};
+  j["write_amplification"] = user == 0 ? 0.0
+                                       : static_cast<double>(wal + flushed + compaction_written) /
+                                             static_cast<double>(user);
+  j["stalls"] = {
+      {"slowdowns", DBStats::Get(stats_.slowdown_writes)},
+      {"slowdown_seconds", Seconds(DBStats::Get(stats_.slowdown_micros))},
+      {"stops", DBStats::Get(stats_.stop_writes)},
+      {"stop_seconds", Seconds(DBStats::Get(stats_.stop_micros))},
+      {"memtable_full", DBStats::Get(stats_.memtable_waits)},
+      {"memtable_full_seconds", Seconds(DBStats::Get(stats_.memtable_wait_micros))},
+  };
+  j["read_modify_writes"] = {{"count", DBStats::Get(stats_.rmws)},
+                             {"noops", DBStats::Get(stats_.rmw_noops)},
+                             {"conflicts_retried", DBStats::Get(stats_.rmw_conflicts)}};
+  j["gets"] = {{"count", DBStats::Get(stats_.gets)}, {"found", DBStats::Get(stats_.get_hits)}};
+  j["snapshots_live"] = snapshots_.size();
+  j["last_sequence"] = oracle_.LastSequence();
+  j["recovery"] = {{"torn_tail_bytes", DBStats::Get(stats_.recovered_torn_bytes)},
+                   {"skipped_records", DBStats::Get(stats_.recovered_skipped_records)}};
+  if (block_cache_ != nullptr) {
+    j["block_cache"] = {{"used_bytes", block_cache_->TotalCharge()},
+                        {"capacity_bytes", block_cache_->Capacity()},
+                        {"hits", block_cache_->Hits()},
+                        {"misses", block_cache_->Misses()}};
+  }
+  if (!bg_error_.ok()) j["background_error"] = bg_error_.ToString();
+  return j;
+}
+
+std::string DBImpl::StatsString() {
+  const nlohmann::ordered_json j = StatsJson();
+  auto u64 = [](const nlohmann::ordered_json& v) { return v.get<uint64_t>(); };
+  auto bytes = [&](const nlohmann::ordered_json& v) { return HumanBytes(u64(v)); };
+  std::string r;
+  r += fmt::format("** sluice {} **\n", j["db"].get<std::string>());
+  r += fmt::format("{:<6}{:>7}{:>12}{:>8}{:>12}{:>12}{:>10}{:>8}\n", "Level", "Files", "Size",
+                   "Score", "Read", "Written", "Comp(s)", "Count");
+  for (const auto& ls : j["levels"]) {
+    if (u64(ls["files"]) == 0 && u64(ls["compactions"]) == 0) continue;
+    r += fmt::format("L{:<5}{:>7}{:>12}{:>8.2f}{:>12}{:>12}{:>10.2f}{:>8}\n", u64(ls["level"]),
+                     u64(ls["files"]), bytes(ls["bytes"]), ls["score"].get<double>(),
+                     bytes(ls["compaction_bytes_read"]), bytes(ls["compaction_bytes_written"]),
+                     ls["compaction_seconds"].get<double>(), u64(ls["compactions"]));
+  }
+  const auto& mem = j["memory"];
+  r += fmt::format("Memory: mutable {} ({} entries, {}), immutable {}\n",
+                   bytes(mem["mutable_bytes"]), u64(mem["mutable_entries"]),
+                   mem["component"].get<std::string>(), u64(mem["immutable_components"]));
+  const auto& w = j["writes"];
+  r += fmt::format("Writes: {} batches, {} keys, {} user data, {} WAL\n", u64(w["batches"]),
+                   u64(w["keys"]), bytes(w["user_bytes"]), bytes(w["wal_bytes"]));
+  const auto& f = j["flushes"];
+  r += fmt::format("Flushes: {} ({}, {:.2f} s)\n", u64(f["count"]), bytes(f["bytes"]),
+                   f["seconds"].get<double>());
+  r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
+                   j["write_amplification"].get<double>());
+  const auto& st = j["stalls"];
+  r += fmt::format(
+      "Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s)\n",
+      u64(st["slowdowns"]), st["slowdown_seconds"].get<double>(), u64(st["stops"]),
+      st["stop_seconds"].get<double>(), u64(st["memtable_full"]),
+      st["memtable_full_seconds"].get<double>());
+  const auto& rmw = j["read_modify_writes"];
+  r += fmt::format("Read-modify-writes: {} ({} no-ops), {} conflicts retried\n", u64(rmw["count"]),
+                   u64(rmw["noops"]), u64(rmw["conflicts_retried"]));
+  r += fmt::format("Gets: {} ({} found); snapshots live: {}; last sequence: {}\n",
+                   u64(j["gets"]["count"]), u64(j["gets"]["found"]), u64(j["snapshots_live"]),
+                   u64(j["last_sequence"]));
+  r += fmt::format("Recovery: {} torn-tail bytes dropped, {} damaged records skipped\n",
+                   u64(j["recovery"]["torn_tail_bytes"]), u64(j["recovery"]["skipped_records"]));
+  if (j.contains("block_cache")) {
+    const auto& bc = j["block_cache"];
+    r += fmt::format("Block cache: {} of {} used, {} hits, {} misses\n", bytes(bc["used_bytes"]),
+                     bytes(bc["capacity_bytes"]), u64(bc["hits"]), u64(bc["misses"]));
+  }
+  if (j.contains("background_error")) {
+    r += "Background error: " + j["background_error"].get<std::string>() + "\n";
+  }
+  return r;
+}
+
+}  // namespace sluice

@@ -1,0 +1,144 @@
+// tools/sluice/data_commands.cc — put, get, delete and scan: one key or one range at a time.
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+
+#include "commands.h"
+#include "key_range.h"
+#include "text_codec.h"
+
+namespace sluice::cli {
+
+namespace {
+
+WriteOptions WriteOptionsFor(const GlobalOptions& g) {
+  WriteOptions w;
+  w.sync = g.sync;
+  return w;
+}
+
+// Reads all of standard input (put's value when none is given on the command line).
+std::string ReadStdin() {
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
+  // --- put KEY [VALUE] ---
+  struct PutArgs {
+    std::string key;
+    std::optional<std::string> value;
+  };
+  auto put_args = std::make_shared<PutArgs>();
+  auto* put = app->add_subcommand("put", "Set KEY to VALUE (VALUE omitted: read it from stdin)");
+  put->add_option("KEY", put_args->key, "The key")->required();
+  put->add_option("VALUE", put_args->value, "The value (with --hex: in hex)");
+  put->callback([g, exit_code, a = put_args] {
+    std::string key, value;
+    Status s = ParseArgument(*g, "key", a->key, &key);
+    if (s.ok() && a->value) {
+      s = ParseArgument(*g, "value", *a->value, &value);
+    } else if (s.ok()) {
+      value = ReadStdin();
+      // A hex value typed or echoed on stdin ends with a newline that is not part of it.
+      if (g->hex)
+        s = ParseArgument(*g, "value", value.substr(0, value.find_last_not_of("\r\n") + 1), &value);
+    }
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    s = db->Put(WriteOptionsFor(*g), key, value);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    *exit_code = CloseDatabase(std::move(db));
+  });
+
+  // --- get KEY ---
+  struct GetArgs {
+    std::string key;
+    bool raw = false;
+  };
+  auto get_args = std::make_shared<GetArgs>();
+  auto* get = app->add_subcommand(
+      "get", "Print the value of KEY and a newline (exit code 1 if KEY has no value)");
+  get->add_option("KEY", get_args->key, "The key")->required();
+  get->add_flag("--raw", get_args->raw,
+                "Print the value's bytes exactly, with no newline after them");
+  get->callback([g, exit_code, a = get_args] {
+    std::string key, value;
+    Status s = ParseArgument(*g, "key", a->key, &key);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    s = db->Get(ReadOptions(), key, &value);
+    if (s.IsNotFound()) {
+      *exit_code = Fail(fmt::format("key '{}' not found", Show(key, g->hex)), kExitNotFound);
+      return;
+    }
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    Output out;
+    out.Write(g->hex ? HexEncode(value) : value);
+    if (!a->raw) out.Write("\n");
+    out.Flush();
+    if (!out.status().ok()) return void(*exit_code = Fail(out.status()));
+    *exit_code = CloseDatabase(std::move(db));
+  });
+
+  // --- delete KEY ---
+  auto del_key = std::make_shared<std::string>();
+  auto* del = app->add_subcommand("delete", "Delete KEY (deleting a missing key is no error)");
+  del->add_option("KEY", *del_key, "The key")->required();
+  del->callback([g, exit_code, del_key] {
+    std::string key;
+    Status s = ParseArgument(*g, "key", *del_key, &key);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    s = db->Delete(WriteOptionsFor(*g), key);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    *exit_code = CloseDatabase(std::move(db));
+  });
+
+  // --- scan ---
+  struct ScanArgs {
+    RangeArgs range;
+    std::string format = "tsv";
+    uint64_t limit = 0;
+    bool reverse = false, keys_only = false;
+  };
+  auto scan_args = std::make_shared<ScanArgs>();
+  auto* scan = app->add_subcommand(
+      "scan", "Print the entries of a key range, one per line: KEY<TAB>VALUE (escaped) or JSON");
+  AddRangeOptions(scan, &scan_args->range);
+  scan->add_option("--limit", scan_args->limit, "At most this many entries (0: all)");
+  scan->add_flag("--reverse", scan_args->reverse, "From the last key of the range backwards");
+  scan->add_flag("--keys-only", scan_args->keys_only, "Print keys only");
+  scan->add_option("--format", scan_args->format,
+                   "Output format (tsv: KEY<TAB>VALUE escaped "
+                   "as in docs/cli.md; json: one JSON object per line)")
+      ->check(CLI::IsMember({"tsv", "json"}));
+  scan->callback([g, exit_code, a = scan_args] {
+    KeyRange range;
+    Status s = ToKeyRange(*g, a->range, &range);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    range.limit = a->limit;
+    range.reverse = a->reverse;
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    Output out;
+    const bool json = a->format == "json";
+    s = WalkRange(db.get(), range, [&](const Slice& k, const Slice& v) {
+      return out.Write(FormatEntry(k.ToString(), v.ToString(), g->hex, json, !a->keys_only));
+    });
+    out.Flush();
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    if (!out.status().ok()) return void(*exit_code = Fail(out.status()));
+    *exit_code = CloseDatabase(std::move(db));
+  });
+}
+
+}  // namespace sluice::cli
