@@ -254,6 +254,24 @@ TEST_P(DBBasicTest, PropertiesReportLevelsMemoryAndFiles) {
   EXPECT_NE(std::string::npos, v.find("Flushes: 1"));
 }
 
+TEST_P(DBBasicTest, EstimateNumKeysIsExactAfterFullCompaction) {
+  Open();
+  std::string v;
+  ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
+  EXPECT_EQ("0", v);
+  for (int i = 0; i < 1000; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
+  EXPECT_EQ("1000", v);  // all in the memory component, one version each
+  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 0; i < 300; i++) ASSERT_TRUE(Delete(Key(i)).ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
+  EXPECT_EQ("700", v);  // 1000 puts, 300 deletions counted twice
+  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
+  EXPECT_EQ("700", v);
+}
+
 TEST_P(DBBasicTest, StatsJsonAgreesWithTheDatabase) {
   Open();
   for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());

@@ -97,6 +97,8 @@ class DB {
   //                                   flushes, write_amplification, stalls, ...; docs/cli.md)
   //   "sluice.num-files-at-level<N>"  number of SST files at level N
   //   "sluice.memory-usage"           bytes used by the memory components
+  //   "sluice.estimate-num-keys"      an estimate of the number of keys: exact after a full
+  //                                   compaction with no writes since, high under overwrites
   //   "sluice.sstables"               every SST file per level with its key range
   //   "sluice.flodb-stats"            the FloDB memory component's counters (memtable "flodb")
   //   "sluice.memtable-choices"       the "adaptive" memory component's decisions, one line per

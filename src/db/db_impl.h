@@ -141,6 +141,7 @@ class DBImpl final : public DB {
   nlohmann::ordered_json StatsJson();  // GetProperty("sluice.stats-json")
   std::string StatsString();           // GetProperty("sluice.stats"): StatsJson as text
   std::string IoCountersString();      // GetProperty("sluice.io-counters")
+  uint64_t EstimateNumKeys();          // GetProperty("sluice.estimate-num-keys")
 
   // --- db_read.cc ---
   // Get through sv. REQUIRES: inside an epoch section. skipped_batch (optional): set to the

@@ -12,7 +12,10 @@ cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
 for h in db.h options.h status.h slice.h iterator.h write_batch.h snapshot.h c.h env.h; do
   test -f "$tmp/prefix/include/sluice/$h" || { echo "missing header $h"; exit 1; }
 done
-test -x "$tmp/prefix/bin/sluice_bench" || { echo "missing sluice_bench"; exit 1; }
+for tool in sluice_bench sluice sluice-server; do
+  test -x "$tmp/prefix/bin/$tool" || { echo "missing $tool"; exit 1; }
+done
+"$tmp/prefix/bin/sluice" --help >/dev/null
 
 # Each public header compiles on its own.
 for h in "$tmp"/prefix/include/sluice/*.h; do

@@ -1,0 +1,131 @@
+"""Fixtures of the sluice-server tests: start the server on a free port with a fresh data
+directory, wait for its ready line, and stop it (SIGTERM) at the end of the test.
+
+redis-py comes from PyPI; it is installed here when missing, so `ctest -R ServerTest` needs no
+setup beyond scripts/install-deps.sh (which installs redis-tools for redis-cli and
+redis-benchmark).
+"""
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def _ensure_redis_py():
+    try:
+        import redis  # noqa: F401
+        return
+    except ImportError:
+        pass
+    base = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    for extra in ([], ["--break-system-packages"], ["--user", "--break-system-packages"]):
+        if subprocess.run(base + extra + ["redis"], capture_output=True).returncode == 0:
+            break
+    import importlib
+    import site
+    importlib.invalidate_caches()
+    user_site = site.getusersitepackages()
+    if user_site not in sys.path:
+        sys.path.append(user_site)
+    import redis  # noqa: F401
+
+
+_ensure_redis_py()
+
+SERVER = os.environ.get("SLUICE_SERVER", "build/dev/tools/sluice-server")
+
+
+class ServerProcess:
+    """One sluice-server process; start() may be called again after stop() (same directory)."""
+
+    def __init__(self, data_dir, log_dir, args=()):
+        self.data_dir = str(data_dir)
+        self.log_dir = log_dir
+        self.args = [str(a) for a in args]
+        self.proc = None
+        self.port = None
+        self.starts = 0
+
+    def start(self, timeout=60):
+        self.starts += 1
+        self.stderr_path = os.path.join(str(self.log_dir), f"server-{self.starts}.stderr")
+        cmd = [SERVER, "--port", "0", "--dir", self.data_dir] + self.args
+        with open(self.stderr_path, "wb") as err:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        line = b""
+        deadline = time.monotonic() + timeout
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None:
+                raise RuntimeError(f"sluice-server did not start: {line!r} {self.stderr()}")
+            ready, _, _ = select.select([self.proc.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 1)
+                if not chunk:
+                    continue
+                line += chunk
+        m = re.match(rb"sluice-server ready on ([0-9.]+):(\d+)\n", line)
+        assert m, line
+        self.port = int(m.group(2))
+        return self
+
+    def stderr(self):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def client(self, **kwargs):
+        import redis
+        kwargs.setdefault("socket_timeout", 60)
+        # sluice-server speaks RESP2; redis-py 8 asks for RESP3 (HELLO 3) unless told.
+        kwargs.setdefault("protocol", 2)
+        return redis.Redis(host="127.0.0.1", port=self.port, **kwargs)
+
+    def wait(self, timeout=60):
+        rc = self.proc.wait(timeout=timeout)
+        self.proc.stdout.close()
+        self.proc = None
+        return rc
+
+    def stop(self, sig=signal.SIGTERM, timeout=60):
+        """Stops the server with `sig`; returns its exit code."""
+        if self.proc is None:
+            return None
+        self.proc.send_signal(sig)
+        return self.wait(timeout)
+
+
+@pytest.fixture
+def make_server(tmp_path):
+    """make_server(*flags, data_dir=None) -> a started ServerProcess, stopped after the test."""
+    servers = []
+
+    def make(*args, data_dir=None, start=True):
+        d = data_dir or tmp_path / f"data{len(servers)}"
+        s = ServerProcess(d, tmp_path, args)
+        servers.append(s)
+        return s.start() if start else s
+
+    yield make
+    for s in servers:
+        if s.proc is not None:
+            rc = s.stop()
+            assert rc == 0, f"exit code {rc}: {s.stderr()}"
+
+
+@pytest.fixture
+def server(make_server):
+    return make_server("--threads", "2")
+
+
+@pytest.fixture
+def r(server):
+    return server.client()

@@ -1,0 +1,132 @@
+// tools/sluice_server/connection.cc — one client connection (connection.h).
+
+#include "connection.h"
+
+#include <utility>
+
+#include "reply.h"
+
+namespace sluice::server {
+namespace {
+
+ParserLimits LimitsFor(const ServerConfig& config) {
+  ParserLimits limits;
+  limits.max_request_bytes = config.max_request_bytes;
+  return limits;
+}
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, ServerState* server)
+    : socket_(std::move(socket)),
+      idle_timer_(socket_.get_executor()),
+      server_(server),
+      parser_(LimitsFor(*server->config)) {
+  server_->connected_clients.fetch_add(1, std::memory_order_relaxed);
+  server_->total_connections.fetch_add(1, std::memory_order_relaxed);
+  client_.id = server_->next_client_id.fetch_add(1, std::memory_order_relaxed);
+  asio::error_code ec;
+  const auto peer = socket_.remote_endpoint(ec);
+  if (!ec) client_.peer = peer.address().to_string() + ":" + std::to_string(peer.port());
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+Connection::~Connection() {
+  if (!closed_) server_->connected_clients.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void Connection::Start() {
+  last_activity_ = std::chrono::steady_clock::now();
+  if (server_->config->timeout_seconds > 0) {
+    ArmIdleTimer(std::chrono::seconds(server_->config->timeout_seconds));
+  }
+  Read();
+}
+
+void Connection::Read() {
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      [self = shared_from_this()](const asio::error_code& ec, size_t n) { self->OnRead(ec, n); });
+}
+
+void Connection::OnRead(const asio::error_code& ec, size_t n) {
+  if (closed_) return;
+  if (ec) return Close();  // EOF or a reset: the client went away, maybe mid-request
+  last_activity_ = std::chrono::steady_clock::now();
+  parser_.Feed(read_buffer_.data(), n);
+  if (!RunRequests()) return;
+  Write();
+  if (!stop_reading_) Read();
+}
+
+bool Connection::RunRequests() {
+  const uint64_t max_output = server_->config->max_output_bytes;
+  while (!stop_reading_) {
+    const RespParser::Result r = parser_.Next(&args_);
+    if (r == RespParser::Result::kNeedMore) break;
+    if (r == RespParser::Result::kError) {
+      ReplyError(&out_, "ERR " + parser_.error());
+      stop_reading_ = true;
+      break;
+    }
+    ExecuteCommand(server_, &client_, args_, &out_);
+    if (client_.close_after_reply) stop_reading_ = true;
+    if (out_.size() + writing_.size() > max_output) {
+      // A client that sends requests and does not read the replies: it would hold the
+      // server's memory without bound.
+      Close();
+      return false;
+    }
+  }
+  return true;
+}
+
+void Connection::Write() {
+  if (closed_ || write_in_flight_) return;
+  if (out_.empty()) {
+    if (stop_reading_) Close();
+    return;
+  }
+  writing_.swap(out_);
+  out_.clear();
+  write_in_flight_ = true;
+  asio::async_write(
+      socket_, asio::buffer(writing_),
+      [self = shared_from_this()](const asio::error_code& ec, size_t) { self->OnWrite(ec); });
+}
+
+void Connection::OnWrite(const asio::error_code& ec) {
+  write_in_flight_ = false;
+  if (closed_) return;
+  if (ec) return Close();
+  // Give back the memory of a large reply instead of keeping it for the connection's life.
+  if (writing_.capacity() > (1 << 20)) {
+    std::string().swap(writing_);
+  } else {
+    writing_.clear();
+  }
+  Write();
+}
+
+void Connection::ArmIdleTimer(std::chrono::steady_clock::duration after) {
+  idle_timer_.expires_after(after);
+  idle_timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
+    if (ec || self->closed_) return;
+    const auto timeout = std::chrono::seconds(self->server_->config->timeout_seconds);
+    const auto idle = std::chrono::steady_clock::now() - self->last_activity_;
+    if (idle >= timeout) return self->Close();
+    self->ArmIdleTimer(timeout - idle);
+  });
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  server_->connected_clients.fetch_sub(1, std::memory_order_relaxed);
+  asio::error_code ec;
+  idle_timer_.cancel();
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+}
+
+}  // namespace sluice::server

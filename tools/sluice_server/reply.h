@@ -1,0 +1,55 @@
+// tools/sluice_server/reply.h — encoding RESP2 replies into a connection's output buffer.
+//
+// Every function appends one complete reply (or, for ArrayHeader, the header that the caller
+// follows with exactly n replies) to *out. Simple strings and errors must not contain CR or LF;
+// ReplyError replaces them with blanks so that a message can never break the framing.
+
+#ifndef SLUICE_TOOLS_SLUICE_SERVER_REPLY_H_
+#define SLUICE_TOOLS_SLUICE_SERVER_REPLY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace sluice::server {
+
+inline void ReplySimple(std::string* out, std::string_view s) {
+  out->push_back('+');
+  out->append(s);
+  out->append("\r\n");
+}
+
+inline void ReplyOk(std::string* out) { out->append("+OK\r\n"); }
+
+// `message` is the whole error line, code included ("ERR ...", "NOAUTH ...").
+inline void ReplyError(std::string* out, std::string_view message) {
+  out->push_back('-');
+  for (char c : message) out->push_back(c == '\r' || c == '\n' ? ' ' : c);
+  out->append("\r\n");
+}
+
+inline void ReplyInteger(std::string* out, int64_t v) {
+  out->push_back(':');
+  out->append(std::to_string(v));
+  out->append("\r\n");
+}
+
+inline void ReplyBulk(std::string* out, std::string_view s) {
+  out->push_back('$');
+  out->append(std::to_string(s.size()));
+  out->append("\r\n");
+  out->append(s);
+  out->append("\r\n");
+}
+
+inline void ReplyNull(std::string* out) { out->append("$-1\r\n"); }
+
+inline void ReplyArrayHeader(std::string* out, size_t n) {
+  out->push_back('*');
+  out->append(std::to_string(n));
+  out->append("\r\n");
+}
+
+}  // namespace sluice::server
+
+#endif  // SLUICE_TOOLS_SLUICE_SERVER_REPLY_H_
