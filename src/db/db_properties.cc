@@ -86,11 +86,16 @@ uint64_t DBImpl::EstimateNumKeys() {
   // removes itself and, usually, a version it shadows in a lower level). Exact after a full
   // compaction with no writes since; overwritten keys not yet compacted are counted once per
   // version, so the figure runs high under updates.
-  std::lock_guard<std::mutex> l(mutex_);
-  std::shared_ptr<const Version> v = versions_->current();
-  SuperVersion* sv = CurrentSuperVersion();
-  int64_t n = static_cast<int64_t>(sv->mem->rep->NumEntries());
-  for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->rep->NumEntries());
+  std::shared_ptr<const Version> v;
+  int64_t n = 0;
+  {
+    // The version is immutable and kept alive by v: only taking it needs the mutex.
+    std::lock_guard<std::mutex> l(mutex_);
+    v = versions_->current();
+    SuperVersion* sv = CurrentSuperVersion();
+    n = static_cast<int64_t>(sv->mem->rep->NumEntries());
+    for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->rep->NumEntries());
+  }
   for (int level = 0; level < v->num_levels(); level++) {
     for (const auto& f : v->files(level)) {
       n += static_cast<int64_t>(f->num_entries) - 2 * static_cast<int64_t>(f->num_deletions);

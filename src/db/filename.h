@@ -29,12 +29,12 @@ std::string OldInfoLogFileName(const std::string& dbname);
 std::string TempFileName(const std::string& dbname, uint64_t number);
 
 // Parses a file name (not a path). False if it is not one of ours.
+bool ParseFileName(const std::string& name, uint64_t* number, FileType* type);
+
 // Reads CURRENT in dbname and sets *manifest to the path of the MANIFEST it names (and *number,
 // if not null, to its file number); Corruption naming CURRENT if it does not name one.
 Status ReadCurrentFile(Env* env, const std::string& dbname, std::string* manifest,
                        uint64_t* number = nullptr);
-
-bool ParseFileName(const std::string& name, uint64_t* number, FileType* type);
 
 // Points CURRENT at MANIFEST-<manifest_number>: writes a temp file, syncs it, renames it over
 // CURRENT and syncs the directory, so CURRENT is always either the old or the new name.

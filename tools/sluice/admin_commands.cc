@@ -52,7 +52,6 @@ int RunCompact(const GlobalOptions& g, const RangeArgs& args) {
   KeyRange range;
   Status s = ToKeyRange(g, args, &range);
   if (!s.ok()) return Fail(s);
-  if (!range.prefix.empty()) return Fail("compact takes --from/--to, not --prefix", kExitUsage);
   std::unique_ptr<DB> db;
   if (int rc = OpenDatabase(g, &db); rc != kExitOk) return rc;
   auto files = [&db] {

@@ -132,7 +132,8 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     Output out;
     const bool json = a->format == "json";
     s = WalkRange(db.get(), range, [&](const Slice& k, const Slice& v) {
-      return out.Write(FormatEntry(k.ToString(), v.ToString(), g->hex, json, !a->keys_only));
+      return out.Write(
+          FormatEntry(k.ToStringView(), v.ToStringView(), g->hex, json, !a->keys_only));
     });
     out.Flush();
     if (!s.ok()) return void(*exit_code = Fail(s));

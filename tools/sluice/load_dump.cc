@@ -103,9 +103,8 @@ int RunLoad(const GlobalOptions& g, const LoadArgs& a) {
   if (Status w = commit(); s.ok()) s = w;
   int rc = CloseDatabase(std::move(db));
   if (!s.ok()) {
-    std::fprintf(stderr, "sluice: loaded %llu entries before the error\n",
-                 static_cast<unsigned long long>(loaded));
-    return Fail(s);
+    return Fail(fmt::format("{} ({} entries before it were loaded)", s.ToString(), loaded),
+                ExitCodeFor(s));
   }
   if (rc == kExitOk) {
     std::fprintf(stderr, "loaded %llu entries from %s\n", static_cast<unsigned long long>(loaded),
@@ -138,10 +137,11 @@ int RunDump(const GlobalOptions& g, const DumpArgs& a) {
   {
     Output out(to_stdout ? stdout : file.get(), to_stdout ? "standard output" : a.file);
     // On a terminal stdout is the output itself: no bar over it.
+    const bool show_progress = !to_stdout || !isatty(STDOUT_FILENO);
     Progress progress("dumping", 0);
     s = WalkRange(db.get(), range, [&](const Slice& k, const Slice& v) {
       n++;
-      if (!to_stdout || !isatty(STDOUT_FILENO)) progress.Update(out.bytes_written(), n);
+      if (show_progress) progress.Update(out.bytes_written(), n);
       return out.Write(FormatEntry(std::string_view(k.data(), k.size()),
                                    std::string_view(v.data(), v.size()), g.hex, json));
     });

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <iostream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   // A reader that goes away (| head) shows up as EPIPE on write, which ends output quietly
   // (Output::broken_pipe) and lets the database close cleanly.
   std::signal(SIGPIPE, SIG_IGN);
+  // load and put read std::cin; without this libstdc++ reads it a locked getc at a time.
+  std::ios::sync_with_stdio(false);
 
   GlobalOptions g;
   int exit_code = kExitOk;

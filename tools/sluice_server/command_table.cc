@@ -32,12 +32,6 @@ bool ScanCursors::Find(uint64_t cursor, std::string* key) {
   return true;
 }
 
-std::string Lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
 bool ParseRedisInt(std::string_view s, int64_t* out) {
   if (s.empty() || s.size() > 20) return false;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);

@@ -101,7 +101,6 @@ void ExecuteCommand(ServerState* server, ClientState* client, std::vector<std::s
                     std::string* out);
 
 // Shared helpers of the command groups.
-std::string Lower(std::string_view s);
 // Redis's strict integer syntax: optional '-', no '+', no leading zeros or blanks, fits int64.
 bool ParseRedisInt(std::string_view s, int64_t* out);
 // DBSIZE's and INFO keyspace's figure: the engine's "sluice.estimate-num-keys" (O(files), exact

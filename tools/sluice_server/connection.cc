@@ -2,6 +2,8 @@
 
 #include "connection.h"
 
+#include <cstdio>
+#include <exception>
 #include <utility>
 
 #include "reply.h"
@@ -53,8 +55,16 @@ void Connection::OnRead(const asio::error_code& ec, size_t n) {
   if (closed_) return;
   if (ec) return Close();  // EOF or a reset: the client went away, maybe mid-request
   last_activity_ = std::chrono::steady_clock::now();
-  parser_.Feed(read_buffer_.data(), n);
-  if (!RunRequests()) return;
+  try {
+    parser_.Feed(read_buffer_.data(), n);
+    if (!RunRequests()) return;
+  } catch (const std::exception& e) {
+    // Out of memory, most likely: this connection ends, the server and its other clients go
+    // on (an exception escaping the handler would end io_context::run and the process).
+    std::fprintf(stderr, "sluice-server: client %llu: %s; closing it\n",
+                 static_cast<unsigned long long>(client_.id), e.what());
+    return Close();
+  }
   Write();
   if (!stop_reading_) Read();
 }

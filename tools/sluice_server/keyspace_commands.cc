@@ -135,20 +135,24 @@ void FlushAll(CommandContext& c) {
     if (mode != "async" && mode != "sync") return ReplyError(c.out, "ERR syntax error");
   }
   DB* db = c.server->db;
-  std::string start;
-  std::vector<std::pair<std::string, std::string>> chunk;
-  while (true) {
-    chunk.clear();
-    Status s = db->Scan(ReadOptions(), start, "", 1000, &chunk);
-    if (!s.ok()) return ReplyStatusError(c.out, s);
-    if (chunk.empty()) break;
-    WriteBatch batch;
-    for (const auto& kv : chunk) batch.Delete(kv.first);
-    s = db->Write(c.server->write_options, &batch);
-    if (!s.ok()) return ReplyStatusError(c.out, s);
-    start = chunk.back().first;
-    start.push_back('\0');
+  // Keys only: an iterator, not DB::Scan, so no value is copied.
+  std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
+  WriteBatch batch;
+  auto write = [&] {
+    Status w = batch.Count() > 0 ? db->Write(c.server->write_options, &batch) : Status::OK();
+    batch.Clear();
+    return w;
+  };
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    batch.Delete(it->key());
+    if (batch.Count() >= 1000) {
+      if (Status w = write(); !w.ok()) return ReplyStatusError(c.out, w);
+    }
   }
+  Status iter_status = it->status();
+  it.reset();
+  if (!iter_status.ok()) return ReplyStatusError(c.out, iter_status);
+  if (Status w = write(); !w.ok()) return ReplyStatusError(c.out, w);
   Status s = db->CompactRange(nullptr, nullptr);
   if (!s.ok()) return ReplyStatusError(c.out, s);
   ReplyOk(c.out);

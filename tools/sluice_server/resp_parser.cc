@@ -2,11 +2,14 @@
 
 #include "resp_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
 namespace sluice::server {
 namespace {
+
+constexpr size_t kMaxPrealloc = 1 << 20;
 
 // Parses a decimal integer filling [p, end) exactly; false on anything else or overflow.
 bool ParseInt64(const char* p, const char* end, int64_t* out) {
@@ -205,11 +208,15 @@ RespParser::Result RespParser::ParseMultibulk(std::vector<std::string>* args) {
     }
     const size_t need = static_cast<size_t>(bulk_len_) + 2;
     if (buffer_.size() - pos_ < need) {
-      // The bulk is declared and within limits: make room for it once, not per read.
-      if (buffer_.capacity() < pos_ + need) {
+      // The bulk is declared and within limits: make room for it up front, but only up to
+      // kMaxPrealloc -- a declared length is a claim, not data, and many clients each
+      // claiming the limit must not make the server allocate it. Beyond that the buffer grows
+      // as bytes arrive.
+      const size_t prealloc = std::min(need, kMaxPrealloc);
+      if (buffer_.capacity() < pos_ + prealloc) {
         buffer_.erase(0, pos_);
         pos_ = 0;
-        buffer_.reserve(need);
+        buffer_.reserve(prealloc);
       }
       return Result::kNeedMore;
     }

@@ -11,6 +11,12 @@
 #include <thread>
 
 namespace sluice::server {
+
+std::string Lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
 namespace {
 
 const char* const kHelp[][2] = {
@@ -30,12 +36,6 @@ const char* const kHelp[][2] = {
     {"write-buffer-size", "Engine memory component size (default 64mb)"},
     {"block-cache-size", "Engine block cache size (default 32mb)"},
 };
-
-std::string Lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 bool ParseU64(std::string_view s, uint64_t* out) {
   if (s.empty()) return false;

@@ -53,6 +53,9 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config);
 // printed why).
 int ParseCommandLine(int argc, char** argv, ServerConfig* config);
 
+// ASCII lower case (command names, subcommands and configuration keys are case-insensitive).
+std::string Lower(std::string_view s);
+
 }  // namespace sluice::server
 
 #endif  // SLUICE_TOOLS_SLUICE_SERVER_SERVER_CONFIG_H_
