@@ -14,6 +14,7 @@
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
+#   make bench-server sluice-server against redis-server under redis-benchmark (~4 minutes)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local
@@ -26,7 +27,7 @@ CRASH_CYCLES ?= 6
 FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer test python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer bench-server test python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -48,6 +49,9 @@ bench-clsm: build
 
 bench-buffer: build
 	bench/buffer_experiments.sh
+
+bench-server: build
+	N=1000000 RUNS=5 bench/server_experiments.sh
 
 # The short fuzzing run and the Python tests come first, so ctest's summary is printed last.
 test: deps fuzz-smoke python-test
