@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -90,6 +91,17 @@ inline std::string Slice::ToEscapedString() const {
     }
   }
   return out;
+}
+
+// The smallest key greater than every key that starts with `prefix` -- the exclusive end of
+// the range of keys with that prefix -- or nullopt when there is none (an empty prefix, or one
+// made only of 0xff bytes).
+inline std::optional<std::string> PrefixSuccessor(const Slice& prefix) {
+  std::string end = prefix.ToString();
+  while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff) end.pop_back();
+  if (end.empty()) return std::nullopt;
+  end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+  return end;
 }
 
 }  // namespace sluice

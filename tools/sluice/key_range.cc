@@ -6,24 +6,6 @@
 
 namespace sluice::cli {
 
-namespace {
-
-// The smallest string greater than every string starting with prefix, or nullopt if there is
-// none (prefix is all 0xff bytes).
-std::optional<std::string> PrefixEnd(std::string prefix) {
-  while (!prefix.empty()) {
-    auto& last = reinterpret_cast<unsigned char&>(prefix.back());
-    if (last != 0xff) {
-      last++;
-      return prefix;
-    }
-    prefix.pop_back();
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 void AddRangeOptions(CLI::App* cmd, RangeArgs* args) {
   cmd->add_option("--from", args->from, "First key (inclusive)");
   cmd->add_option("--to", args->to, "End key (exclusive)");
@@ -43,11 +25,11 @@ Status ToKeyRange(const GlobalOptions& g, const RangeArgs& args, KeyRange* range
 
 Status WalkRange(DB* db, const KeyRange& range,
                  const std::function<bool(const Slice& key, const Slice& value)>& fn) {
-  // Bounds: the tighter of [from, to) and [prefix, PrefixEnd(prefix)).
+  // Bounds: the tighter of [from, to) and [prefix, PrefixSuccessor(prefix)).
   std::optional<std::string> lower = range.from, upper = range.to;
   if (!range.prefix.empty()) {
     if (!lower || *lower < range.prefix) lower = range.prefix;
-    const std::optional<std::string> prefix_end = PrefixEnd(range.prefix);
+    const std::optional<std::string> prefix_end = PrefixSuccessor(range.prefix);
     if (prefix_end && (!upper || *prefix_end < *upper)) upper = prefix_end;
   }
   auto in_range = [&](const Slice& k) {

@@ -30,13 +30,6 @@ std::string LiteralPrefix(const std::string& pattern) {
   return prefix;
 }
 
-// The smallest key greater than every key starting with prefix; "" if there is none.
-std::string PrefixEnd(std::string prefix) {
-  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
-  if (!prefix.empty()) prefix.back() = static_cast<char>(prefix.back() + 1);
-  return prefix;
-}
-
 // SCAN cursor [MATCH pattern] [COUNT n] [TYPE type]
 void Scan(CommandContext& c) {
   std::string start;
@@ -75,7 +68,7 @@ void Scan(CommandContext& c) {
   if (has_pattern) {
     const std::string prefix = LiteralPrefix(pattern);
     if (start < prefix) start = prefix;
-    end = PrefixEnd(prefix);
+    end = PrefixSuccessor(prefix).value_or("");  // "": no end
   }
   std::vector<std::pair<std::string, std::string>> batch;
   Status s = c.server->db->Scan(ReadOptions(), start, end, static_cast<size_t>(count), &batch);
@@ -98,7 +91,7 @@ void Scan(CommandContext& c) {
 void Keys(CommandContext& c) {
   const std::string& pattern = c.args[1];
   const std::string prefix = LiteralPrefix(pattern);
-  const std::string end = PrefixEnd(prefix);
+  const std::string end = PrefixSuccessor(prefix).value_or("");  // "": no end
   std::vector<std::string> keys;
   std::unique_ptr<Iterator> it = c.server->db->NewIterator(ReadOptions());
   for (it->Seek(prefix); it->Valid(); it->Next()) {

@@ -9,15 +9,6 @@ namespace sluice_python {
 
 namespace {
 
-// The smallest string greater than every string starting with `prefix`, or nullopt if there is
-// none (the prefix is empty or all 0xff bytes).
-std::optional<std::string> PrefixSuccessor(std::string prefix) {
-  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) prefix.pop_back();
-  if (prefix.empty()) return std::nullopt;
-  prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
-  return prefix;
-}
-
 std::optional<std::string> OptionalBytes(py::handle obj, const char* what) {
   if (obj.is_none()) return std::nullopt;
   return Bytes(obj, what).str();
@@ -47,7 +38,7 @@ PyIterator::PyIterator(std::shared_ptr<Core> core, const IteratorSpec& spec)
   if (spec.prefix) {
     prefix_ = *spec.prefix;
     if (!lower_ || *lower_ < prefix_) lower_ = prefix_;
-    std::optional<std::string> successor = PrefixSuccessor(prefix_);
+    std::optional<std::string> successor = sluice::PrefixSuccessor(prefix_);
     if (successor && (!upper_ || *successor < *upper_)) upper_ = std::move(successor);
   }
   // std::string compares bytes as unsigned char, like the engine.
