@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # bench/server_experiments.sh — sluice-server against redis-server (Debian's package, with
 # appendonly yes) under redis-benchmark: `-t set,get,incr,mset -P 16`, the same clients and
-# requests for both, RUNS rounds with the two servers alternating so that the machine's noise
-# falls on both. Writes each run's CSV and a summary of medians (requests per second) to
+# requests for every server, RUNS rounds with the servers taking turns so that the machine's
+# noise falls on all. Writes each run's CSV and a summary of medians (requests per second) to
 # bench/results/<date>-server-vs-redis/.
 #
 #   bench/server_experiments.sh            # N=200000 requests per test, RUNS=5, CLIENTS=50
 #   N=1000000 RUNS=5 bench/server_experiments.sh
+#   ENGINES="sluice twemproxy" bench/server_experiments.sh   # also three sluice-servers behind
+#                                           # twemproxy (nutcracker), as in docs/scale-out.md
 #
+# ENGINES (default "sluice redis") lists the servers: sluice, redis, twemproxy; OUT overrides the
+# results directory (which must not hold results already).
 # Durability is matched as closely as the two allow: Redis appends every write to its AOF and
 # fsyncs once a second (appendfsync everysec, its default); sluice-server writes every write to
 # its WAL before replying and leaves syncing to the OS (--sync no, its default).
@@ -20,13 +24,23 @@ RUNS=${RUNS:-5}
 CLIENTS=${CLIENTS:-50}
 PIPELINE=${PIPELINE:-16}
 TESTS=${TESTS:-set,get,incr,mset}
+ENGINES=${ENGINES:-sluice redis}
 SERVER=${SLUICE_SERVER:-build/release/tools/sluice-server}
 for tool in redis-server redis-benchmark redis-cli; do
   command -v "$tool" >/dev/null || { echo "$tool missing: apt-get install redis-server redis-tools" >&2; exit 1; }
 done
+NUTCRACKER=$(command -v nutcracker || echo /usr/sbin/nutcracker)
+case " $ENGINES " in
+  *" twemproxy "*) [ -x "$NUTCRACKER" ] || { echo "nutcracker missing: apt-get install nutcracker" >&2; exit 1; } ;;
+esac
 [ -x "$SERVER" ] || { echo "$SERVER missing: cmake --preset release && cmake --build build/release --target sluice_server" >&2; exit 1; }
 
-out="bench/results/$(date -u +%Y-%m-%d)-server-vs-redis"
+if [ "$ENGINES" = "sluice redis" ]; then name=server-vs-redis; else name="server-${ENGINES// /-}"; fi
+out=${OUT:-"bench/results/$(date -u +%Y-%m-%d)-$name"}
+if [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+  echo "$out already holds results; move it or set OUT=<another directory>" >&2
+  exit 1
+fi
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -41,52 +55,80 @@ wait_ready() {
 }
 
 run_one() {  # engine run
-  local engine=$1 run=$2 port=7390 dir="$work/$1-$2" pid
+  local engine=$1 run=$2 port=7390 dir="$work/$1-$2" pids=() p
   mkdir -p "$dir"
-  if [ "$engine" = redis ]; then
-    redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --appendonly yes \
-      --appendfsync everysec --save "" --daemonize no >"$dir/server.log" 2>&1 &
-  else
-    "$SERVER" --port "$port" --dir "$dir/db" >"$dir/server.log" 2>&1 &
-  fi
-  pid=$!
+  case "$engine" in
+    redis)
+      redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --appendonly yes \
+        --appendfsync everysec --save "" --daemonize no >"$dir/server.log" 2>&1 &
+      pids+=($!) ;;
+    sluice)
+      "$SERVER" --port "$port" --dir "$dir/db" >"$dir/server.log" 2>&1 &
+      pids+=($!) ;;
+    twemproxy)  # three backends, one worker thread each, behind nutcracker on $port
+      printf 'sluice:\n  listen: 127.0.0.1:%s\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: false\n  redis: true\n  servers:\n' \
+        "$port" >"$dir/nutcracker.yml"
+      for p in 7391 7392 7393; do
+        "$SERVER" --port "$p" --threads 1 --dir "$dir/db$p" >"$dir/server$p.log" 2>&1 &
+        pids+=($!)
+        wait_ready "$p"
+        echo "   - 127.0.0.1:$p:1 s$((p - 7390))" >>"$dir/nutcracker.yml"
+      done
+      "$NUTCRACKER" -c "$dir/nutcracker.yml" -s 7394 -a 127.0.0.1 -o "$dir/nutcracker.log" &
+      pids+=($!) ;;
+  esac
   wait_ready "$port"
   redis-benchmark -p "$port" -t "$TESTS" -P "$PIPELINE" -c "$CLIENTS" -n "$N" -r 1000000 \
     --csv >"$out/run-$run-$engine.csv"
-  redis-cli -p "$port" shutdown >/dev/null 2>&1 || true
-  wait "$pid" || true
+  if [ "$engine" = twemproxy ]; then
+    kill "${pids[-1]}"
+    for p in 7391 7392 7393; do redis-cli -p "$p" shutdown >/dev/null 2>&1 || true; done
+  else
+    redis-cli -p "$port" shutdown >/dev/null 2>&1 || true
+  fi
+  for p in "${pids[@]}"; do wait "$p" || true; done
   rm -rf "$dir"
 }
 
 echo "redis-benchmark -t $TESTS -P $PIPELINE -c $CLIENTS -n $N -r 1000000, $RUNS runs" | tee "$out/command.txt"
+echo "ENGINES=$ENGINES" >>"$out/command.txt"
 redis-server --version >>"$out/command.txt"
+case " $ENGINES " in *" twemproxy "*) "$NUTCRACKER" --version 2>&1 | head -1 >>"$out/command.txt" ;; esac
+read -r -a engines <<<"$ENGINES"
 for run in $(seq 1 "$RUNS"); do
-  # Alternate which server goes first.
-  if [ $((run % 2)) -eq 1 ]; then order="sluice redis"; else order="redis sluice"; fi
-  for engine in $order; do
+  # Rotate which server goes first.
+  order=()
+  for i in "${!engines[@]}"; do order+=("${engines[$(((i + run - 1) % ${#engines[@]}))]}"); done
+  for engine in "${order[@]}"; do
     echo "run $run: $engine"
     run_one "$engine" "$run"
   done
 done
 
-python3 - "$out" <<'PY'
+python3 - "$out" $ENGINES <<'PY'
 import csv, glob, os, statistics, sys
-out = sys.argv[1]
+out, engines = sys.argv[1], sys.argv[2:]
+names = {"sluice": "sluice-server", "redis": "redis-server appendonly",
+         "twemproxy": "3 sluice-servers behind twemproxy"}
 rps = {}  # (engine, test) -> [requests per second]
 for path in sorted(glob.glob(os.path.join(out, "run-*-*.csv"))):
     engine = path.rsplit("-", 1)[1][:-4]
     with open(path) as f:
         for row in csv.DictReader(f):
             rps.setdefault((engine, row["test"]), []).append(float(row["rps"]))
-tests = sorted({t for _, t in rps}, key=lambda t: ["SET", "GET", "INCR"].index(t) if t in ["SET", "GET", "INCR"] else 9)
-lines = ["| test | sluice-server (req/s, median) | redis-server appendonly (req/s, median) | sluice / redis | runs |",
-         "|---|---|---|---|---|"]
+order = ["SET", "GET", "INCR"]
+tests = sorted({t for _, t in rps}, key=lambda t: order.index(t) if t in order else 9)
+base = engines[0]
+head = " | ".join(f"{names.get(e, e)} (req/s, median)" for e in engines)
+ratios = " | ".join(f"{base} / {e}" for e in engines[1:])
+lines = [f"| test | {head} | {ratios} | runs |", "|---" * (2 + 2 * len(engines) - 1) + "|"]
 for t in tests:
-    s, r = rps.get(("sluice", t), []), rps.get(("redis", t), [])
-    if not s or not r:
+    med = {e: statistics.median(rps[(e, t)]) for e in engines if rps.get((e, t))}
+    if len(med) != len(engines):
         continue
-    ms, mr = statistics.median(s), statistics.median(r)
-    lines.append(f"| {t} | {ms:,.0f} | {mr:,.0f} | {ms / mr:.2f} | {len(s)} |")
+    cells = " | ".join(f"{med[e]:,.0f}" for e in engines)
+    rcells = " | ".join(f"{med[base] / med[e]:.2f}" for e in engines[1:])
+    lines.append(f"| {t} | {cells} | {rcells} | {len(rps[(base, t)])} |")
 summary = "\n".join(lines) + "\n"
 open(os.path.join(out, "summary.md"), "w").write(summary)
 print(summary)

@@ -22,7 +22,7 @@ PACKAGES=(
   clang libclang-rt-dev
   librocksdb-dev libleveldb-dev
   python3 python3-pip python3-venv python3-pytest
-  libasio-dev redis-tools redis-server
+  libasio-dev redis-tools redis-server nutcracker
 )
 
 if [ "$core" -eq 1 ]; then

@@ -41,6 +41,21 @@ _ensure_redis_py()
 SERVER = os.environ.get("SLUICE_SERVER", "build/dev/tools/sluice-server")
 
 
+def redis_client(port, setinfo=True, **kwargs):
+    """A redis-py client of 127.0.0.1:port, RESP2 unless protocol= says otherwise. With
+    setinfo=False it sends no CLIENT SETINFO on connect (which meets NOAUTH before AUTH, as with
+    Redis, and which twemproxy does not forward)."""
+    import redis
+    kwargs.setdefault("socket_timeout", 60)
+    kwargs.setdefault("protocol", 2)
+    if not setinfo:
+        try:
+            return redis.Redis(host="127.0.0.1", port=port, driver_info=None, **kwargs)
+        except TypeError:  # redis-py before 7 has no driver_info
+            kwargs.update(lib_name=None, lib_version=None)
+    return redis.Redis(host="127.0.0.1", port=port, **kwargs)
+
+
 class ServerProcess:
     """One sluice-server process; start() may be called again after stop() (same directory)."""
 
@@ -52,10 +67,11 @@ class ServerProcess:
         self.port = None
         self.starts = 0
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, port=0):
+        """Starts the server on `port` (0: a free one, read back from the ready line)."""
         self.starts += 1
         self.stderr_path = os.path.join(str(self.log_dir), f"server-{self.starts}.stderr")
-        cmd = [SERVER, "--port", "0", "--dir", self.data_dir] + self.args
+        cmd = [SERVER, "--port", str(port), "--dir", self.data_dir] + self.args
         with open(self.stderr_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
         line = b""
@@ -83,11 +99,7 @@ class ServerProcess:
             return ""
 
     def client(self, **kwargs):
-        import redis
-        kwargs.setdefault("socket_timeout", 60)
-        # sluice-server speaks RESP2; redis-py 8 asks for RESP3 (HELLO 3) unless told.
-        kwargs.setdefault("protocol", 2)
-        return redis.Redis(host="127.0.0.1", port=self.port, **kwargs)
+        return redis_client(self.port, **kwargs)
 
     def wait(self, timeout=60):
         rc = self.proc.wait(timeout=timeout)

@@ -202,10 +202,55 @@ def test_select_client_command_hello_config(r):
     hello = r.execute_command("HELLO", "2")
     assert b"proto" in hello or "proto" in hello
     with pytest.raises(redis.ResponseError, match="NOPROTO"):
-        r.execute_command("HELLO", "3")
+        r.execute_command("HELLO", "4")
     cfg = r.config_get("appendonly")
     assert "appendonly" in cfg or b"appendonly" in cfg
     assert len(r.time()) == 2
+
+
+def test_resp3_with_redis_py(server):
+    r = server.client(protocol=3)  # connects with HELLO 3
+    assert r.get("missing") is None
+    assert r.set("a", "1") is True and r.set("a", "2", nx=True) is None
+    assert r.mget(["a", "missing"]) == [b"1", None]
+    assert r.set("a", "3", get=True) == b"1"
+    assert r.incr("n") == 1 and r.incrby("n", 4) == 5
+    assert r.config_get("port") == {"port": str(server.port)}  # redis-py decodes CONFIG GET
+    assert r.client_getname() is None
+    cursor, keys = r.scan(0, count=100)
+    assert cursor == 0 and sorted(keys) == [b"a", b"n"]
+    assert r.info("keyspace")["db0"]["keys"] >= 2
+    hello = r.execute_command("HELLO")
+    assert hello[b"proto"] == 3 and hello[b"server"] == b"redis"
+
+
+def test_resp3_on_the_wire(server):
+    def read_until(sock, end):
+        got = b""
+        while not got.endswith(end):
+            chunk = sock.recv(65536)
+            assert chunk, got
+            got += chunk
+        return got
+
+    def exchange(sock, request, expected):
+        sock.sendall(request)
+        assert read_until(sock, expected[-8:]) == expected
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        exchange(sock, b"GET missing\r\n", b"$-1\r\n")  # RESP2 until HELLO 3
+        sock.sendall(b"HELLO 3 SETNAME wire\r\n")
+        hello = read_until(sock, b"$7\r\nmodules\r\n*0\r\n")
+        assert hello.startswith(b"%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n") and b":3\r\n" in hello
+        exchange(sock, b"MGET missing\r\n", b"*1\r\n_\r\n")
+        exchange(sock, b"CLIENT GETNAME\r\n", b"$4\r\nwire\r\n")
+        exchange(sock, b"CONFIG GET databases\r\n", b"%1\r\n$9\r\ndatabases\r\n$1\r\n1\r\n")
+        # A failed HELLO changes nothing; HELLO 2 goes back.
+        exchange(sock, b"HELLO 5\r\n", b"-NOPROTO unsupported protocol version\r\n")
+        exchange(sock, b"GET missing\r\n", b"_\r\n")
+        sock.sendall(b"HELLO 2\r\n")
+        assert read_until(sock, b"$7\r\nmodules\r\n*0\r\n").startswith(b"*14\r\n")
+        exchange(sock, b"GET missing\r\n", b"$-1\r\n")
 
 
 def test_errors(r):
@@ -236,8 +281,7 @@ def test_pipeline_1000(r):
 
 def test_auth(make_server):
     s = make_server("--requirepass", "s3cret")
-    # Without CLIENT SETINFO on connect (which would meet NOAUTH before AUTH, as with Redis).
-    c = s.client(lib_name=None, lib_version=None)
+    c = s.client(setinfo=False)
     with pytest.raises(redis.AuthenticationError):
         c.get("a")
     with pytest.raises(redis.AuthenticationError, match="Authentication required"):
@@ -248,6 +292,7 @@ def test_auth(make_server):
     assert c.set("a", "1") is True
     good = s.client(password="s3cret")
     assert good.get("a") == b"1"
+    assert s.client(password="s3cret", protocol=3).get("a") == b"1"  # HELLO 3 AUTH default ...
     assert s.client(username="default", password="s3cret").get("a") == b"1"
     with pytest.raises(redis.AuthenticationError):
         s.client(password="nope").ping()

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "reply.h"
 #include "server_config.h"
 #include "sluice/db.h"
 
@@ -67,7 +68,8 @@ struct ClientState {
   std::string name;  // CLIENT SETNAME
   std::string peer;  // "ip:port"
   bool authenticated = false;
-  bool close_after_reply = false;  // QUIT, SHUTDOWN
+  Protocol protocol = Protocol::kResp2;  // HELLO 3 switches to RESP3
+  bool close_after_reply = false;        // QUIT, SHUTDOWN
 };
 
 struct CommandContext {

@@ -1,5 +1,6 @@
-// sluice-server — a Redis-protocol (RESP2) server in front of a sluice database, so that every
-// Redis client and tool (redis-cli, redis-benchmark, redis-py, ...) can use sluice over TCP.
+// sluice-server — a Redis-protocol (RESP2 and RESP3) server in front of a sluice database, so
+// that every Redis client and tool (redis-cli, redis-benchmark, redis-py, ...) can use sluice
+// over TCP.
 // docs/server.md is the manual: flags, configuration keys, commands and their deviations from
 // Redis.
 //

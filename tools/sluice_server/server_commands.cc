@@ -2,8 +2,8 @@
 // HELLO, SELECT, CLIENT, COMMAND, CONFIG GET, INFO, TIME, QUIT, SHUTDOWN.
 //
 // These exist so that every Redis client and tool can talk to sluice-server: replies have
-// Redis's shapes (HELLO's map as a flat RESP2 array, CONFIG GET's name/value pairs, INFO's
-// "# Section" text), and requests sluice cannot honour get Redis's own error replies.
+// Redis's shapes (HELLO's and CONFIG GET's maps, flat arrays in RESP2; INFO's "# Section"
+// text), and requests sluice cannot honour get Redis's own error replies.
 
 #include <unistd.h>
 
@@ -51,15 +51,18 @@ void Auth(CommandContext& c) {
   if (CheckPassword(c, with_user ? &c.args[1] : nullptr, c.args.back())) ReplyOk(c.out);
 }
 
-// HELLO [protover [AUTH user pass] [SETNAME name]]: RESP2 only.
+// HELLO [protover [AUTH user pass] [SETNAME name]]: protover 2 or 3. The connection switches
+// protocol only when the whole command succeeds, and the reply is already in the new one.
 void Hello(CommandContext& c) {
   size_t i = 1;
+  Protocol protocol = c.client->protocol;
   if (c.args.size() >= 2) {
     int64_t ver;
     if (!ParseRedisInt(c.args[1], &ver)) {
       return ReplyError(c.out, "ERR Protocol version is not an integer or out of range");
     }
-    if (ver != 2) return ReplyError(c.out, "NOPROTO unsupported protocol version");
+    if (ver != 2 && ver != 3) return ReplyError(c.out, "NOPROTO unsupported protocol version");
+    protocol = ver == 3 ? Protocol::kResp3 : Protocol::kResp2;
     i = 2;
   }
   std::string name;
@@ -84,13 +87,14 @@ void Hello(CommandContext& c) {
                       "same time");
   }
   if (set_name) c.client->name = name;
-  ReplyArrayHeader(c.out, 14);
+  c.client->protocol = protocol;
+  ReplyMapHeader(c.out, 7, protocol);
   ReplyBulk(c.out, "server");
   ReplyBulk(c.out, "redis");
   ReplyBulk(c.out, "version");
   ReplyBulk(c.out, kRedisVersion);
   ReplyBulk(c.out, "proto");
-  ReplyInteger(c.out, 2);
+  ReplyInteger(c.out, static_cast<int64_t>(protocol));
   ReplyBulk(c.out, "id");
   ReplyInteger(c.out, static_cast<int64_t>(c.client->id));
   ReplyBulk(c.out, "mode");
@@ -128,7 +132,8 @@ void Client(CommandContext& c) {
     return ReplyOk(c.out);
   }
   if (sub == "getname" && c.args.size() == 2) {
-    return c.client->name.empty() ? ReplyNull(c.out) : ReplyBulk(c.out, c.client->name);
+    return c.client->name.empty() ? ReplyNull(c.out, c.client->protocol)
+                                  : ReplyBulk(c.out, c.client->name);
   }
   if (sub == "id" && c.args.size() == 2) {
     return ReplyInteger(c.out, static_cast<int64_t>(c.client->id));
@@ -165,7 +170,7 @@ void Command(CommandContext& c) {
   }
   const std::string sub = Lower(c.args[1]);
   if (sub == "count") return ReplyInteger(c.out, static_cast<int64_t>(all.size()));
-  if (sub == "docs") return ReplyArrayHeader(c.out, 0);  // no documentation to offer
+  if (sub == "docs") return ReplyMapHeader(c.out, 0, c.client->protocol);  // no documentation
   if (sub == "info") {
     ReplyArrayHeader(c.out, c.args.size() - 2);
     for (size_t i = 2; i < c.args.size(); ++i) {
@@ -174,7 +179,7 @@ void Command(CommandContext& c) {
       for (const CommandSpec& spec : all) {
         if (name == spec.name) found = &spec;
       }
-      found ? ReplyCommandInfo(c.out, *found) : ReplyNull(c.out);
+      found ? ReplyCommandInfo(c.out, *found) : ReplyNull(c.out, c.client->protocol);
     }
     return;
   }
@@ -218,7 +223,7 @@ void Config(CommandContext& c) {
         }
       }
     }
-    ReplyArrayHeader(c.out, hits.size() * 2);
+    ReplyMapHeader(c.out, hits.size(), c.client->protocol);
     for (const auto* kv : hits) {
       ReplyBulk(c.out, kv->first);
       ReplyBulk(c.out, kv->second);

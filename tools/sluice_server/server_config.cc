@@ -185,7 +185,8 @@ int ParseCommandLine(int argc, char** argv, ServerConfig* config) {
       return 2;
     }
   }
-  CLI::App app{"sluice-server: a Redis-protocol (RESP2) server in front of a sluice database"};
+  CLI::App app{
+      "sluice-server: a Redis-protocol (RESP2, RESP3) server in front of a sluice database"};
   std::string ignored;
   app.add_option("--config", ignored, "Configuration file: 'key value' lines (flags override it)");
   for (const auto& h : kHelp) {

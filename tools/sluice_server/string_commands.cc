@@ -22,7 +22,7 @@ const char kSyntax[] = "ERR syntax error";
 void Get(CommandContext& c) {
   std::string value;
   Status s = c.server->db->Get(ReadOptions(), c.args[1], &value);
-  if (s.IsNotFound()) return ReplyNull(c.out);
+  if (s.IsNotFound()) return ReplyNull(c.out, c.client->protocol);
   if (!s.ok()) return ReplyStatusError(c.out, s);
   ReplyBulk(c.out, value);
 }
@@ -60,7 +60,7 @@ void Set(CommandContext& c) {
     bool inserted = false;
     s = db->PutIfAbsent(c.server->write_options, key, value, &inserted);
     if (!s.ok()) return ReplyStatusError(c.out, s);
-    return inserted ? ReplyOk(c.out) : ReplyNull(c.out);
+    return inserted ? ReplyOk(c.out) : ReplyNull(c.out, c.client->protocol);
   }
   // XX, or GET: the old value decides, atomically.
   bool existed = false;
@@ -78,9 +78,9 @@ void Set(CommandContext& c) {
       },
       nullptr);
   if (!s.ok()) return ReplyStatusError(c.out, s);
-  if (get) return existed ? ReplyBulk(c.out, old) : ReplyNull(c.out);
+  if (get) return existed ? ReplyBulk(c.out, old) : ReplyNull(c.out, c.client->protocol);
   const bool written = !((nx && existed) || (xx && !existed));
-  written ? ReplyOk(c.out) : ReplyNull(c.out);
+  written ? ReplyOk(c.out) : ReplyNull(c.out, c.client->protocol);
 }
 
 void SetNx(CommandContext& c) {
@@ -103,7 +103,7 @@ void GetSet(CommandContext& c) {
       },
       nullptr);
   if (!s.ok()) return ReplyStatusError(c.out, s);
-  existed ? ReplyBulk(c.out, old) : ReplyNull(c.out);
+  existed ? ReplyBulk(c.out, old) : ReplyNull(c.out, c.client->protocol);
 }
 
 void MGet(CommandContext& c) {
@@ -112,7 +112,7 @@ void MGet(CommandContext& c) {
   for (size_t i = 1; i < c.args.size(); ++i) {
     Status s = c.server->db->Get(ReadOptions(), c.args[i], &value);
     // Redis answers nil for a key it cannot read as a string; an engine error does the same.
-    s.ok() ? ReplyBulk(c.out, value) : ReplyNull(c.out);
+    s.ok() ? ReplyBulk(c.out, value) : ReplyNull(c.out, c.client->protocol);
   }
 }
 
