@@ -3,7 +3,7 @@
 # appendonly yes) under redis-benchmark: `-t set,get,incr,mset -P 16`, the same clients and
 # requests for every server, RUNS rounds with the servers taking turns so that the machine's
 # noise falls on all. Writes each run's CSV and a summary of medians (requests per second) to
-# bench/results/<date>-server-vs-redis/.
+# bench/results/<date>-server-vs-redis/ (other ENGINES: <date>-server-<engines>/).
 #
 #   bench/server_experiments.sh            # N=200000 requests per test, RUNS=5, CLIENTS=50
 #   N=1000000 RUNS=5 bench/server_experiments.sh
@@ -25,6 +25,12 @@ CLIENTS=${CLIENTS:-50}
 PIPELINE=${PIPELINE:-16}
 TESTS=${TESTS:-set,get,incr,mset}
 ENGINES=${ENGINES:-sluice redis}
+for engine in $ENGINES; do
+  case "$engine" in
+    sluice | redis | twemproxy) ;;
+    *) echo "unknown engine '$engine' in ENGINES (sluice, redis, twemproxy)" >&2; exit 2 ;;
+  esac
+done
 SERVER=${SLUICE_SERVER:-build/release/tools/sluice-server}
 for tool in redis-server redis-benchmark redis-cli; do
   command -v "$tool" >/dev/null || { echo "$tool missing: apt-get install redis-server redis-tools" >&2; exit 1; }
@@ -43,7 +49,7 @@ if [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 fi
 mkdir -p "$out"
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
 wait_ready() {
   for _ in $(seq 1 200); do
@@ -66,7 +72,7 @@ run_one() {  # engine run
       "$SERVER" --port "$port" --dir "$dir/db" >"$dir/server.log" 2>&1 &
       pids+=($!) ;;
     twemproxy)  # three backends, one worker thread each, behind nutcracker on $port
-      printf 'sluice:\n  listen: 127.0.0.1:%s\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: false\n  redis: true\n  servers:\n' \
+      printf 'sluice:\n  listen: 127.0.0.1:%s\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: false\n  redis: true\n  timeout: 30000\n  servers:\n' \
         "$port" >"$dir/nutcracker.yml"
       for p in 7391 7392 7393; do
         "$SERVER" --port "$p" --threads 1 --dir "$dir/db$p" >"$dir/server$p.log" 2>&1 &
@@ -120,15 +126,15 @@ order = ["SET", "GET", "INCR"]
 tests = sorted({t for _, t in rps}, key=lambda t: order.index(t) if t in order else 9)
 base = engines[0]
 head = " | ".join(f"{names.get(e, e)} (req/s, median)" for e in engines)
-ratios = " | ".join(f"{base} / {e}" for e in engines[1:])
-lines = [f"| test | {head} | {ratios} | runs |", "|---" * (2 + 2 * len(engines) - 1) + "|"]
+ratios = "".join(f" {base} / {e} |" for e in engines[1:])
+lines = [f"| test | {head} |{ratios} runs |", "|---" * (2 + 2 * len(engines) - 1) + "|"]
 for t in tests:
     med = {e: statistics.median(rps[(e, t)]) for e in engines if rps.get((e, t))}
     if len(med) != len(engines):
         continue
     cells = " | ".join(f"{med[e]:,.0f}" for e in engines)
-    rcells = " | ".join(f"{med[base] / med[e]:.2f}" for e in engines[1:])
-    lines.append(f"| {t} | {cells} | {rcells} | {len(rps[(base, t)])} |")
+    rcells = "".join(f" {med[base] / med[e]:.2f} |" for e in engines[1:])
+    lines.append(f"| {t} | {cells} |{rcells} {len(rps[(base, t)])} |")
 summary = "\n".join(lines) + "\n"
 open(os.path.join(out, "summary.md"), "w").write(summary)
 print(summary)

@@ -48,12 +48,19 @@ def redis_client(port, setinfo=True, **kwargs):
     import redis
     kwargs.setdefault("socket_timeout", 60)
     kwargs.setdefault("protocol", 2)
-    if not setinfo:
-        try:
-            return redis.Redis(host="127.0.0.1", port=port, driver_info=None, **kwargs)
-        except TypeError:  # redis-py before 7 has no driver_info
-            kwargs.update(lib_name=None, lib_version=None)
-    return redis.Redis(host="127.0.0.1", port=port, **kwargs)
+    if setinfo:
+        return redis.Redis(host="127.0.0.1", port=port, **kwargs)
+    try:
+        client = redis.Redis(host="127.0.0.1", port=port, driver_info=None, **kwargs)
+    except TypeError:  # a redis-py without driver_info
+        client = redis.Redis(host="127.0.0.1", port=port, lib_name=None, lib_version=None,
+                             **kwargs)
+    # Versions differ in what turns CLIENT SETINFO off; check that it is off.
+    conn = client.connection_pool.make_connection()
+    driver_info = getattr(conn, "driver_info", None)
+    if driver_info is not None or getattr(conn, "lib_name", None) is not None:
+        raise RuntimeError(f"cannot turn off CLIENT SETINFO in redis-py {redis.__version__}")
+    return client
 
 
 class ServerProcess:
@@ -70,7 +77,8 @@ class ServerProcess:
     def start(self, timeout=60, port=0):
         """Starts the server on `port` (0: a free one, read back from the ready line)."""
         self.starts += 1
-        self.stderr_path = os.path.join(str(self.log_dir), f"server-{self.starts}.stderr")
+        self.stderr_path = os.path.join(
+            str(self.log_dir), f"{os.path.basename(self.data_dir)}-{self.starts}.stderr")
         cmd = [SERVER, "--port", str(port), "--dir", self.data_dir] + self.args
         with open(self.stderr_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)

@@ -222,6 +222,7 @@ def test_resp3_with_redis_py(server):
     assert r.info("keyspace")["db0"]["keys"] >= 2
     hello = r.execute_command("HELLO")
     assert hello[b"proto"] == 3 and hello[b"server"] == b"redis"
+    assert len(r.command()) == r.command_count() >= 30
 
 
 def test_resp3_on_the_wire(server):
@@ -244,6 +245,8 @@ def test_resp3_on_the_wire(server):
         assert hello.startswith(b"%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n") and b":3\r\n" in hello
         exchange(sock, b"MGET missing\r\n", b"*1\r\n_\r\n")
         exchange(sock, b"CLIENT GETNAME\r\n", b"$4\r\nwire\r\n")
+        exchange(sock, b"COMMAND INFO get\r\n",
+                 b"*1\r\n*10\r\n$3\r\nget\r\n:2\r\n~0\r\n:0\r\n:0\r\n:0\r\n~0\r\n~0\r\n*0\r\n*0\r\n")
         exchange(sock, b"CONFIG GET databases\r\n", b"%1\r\n$9\r\ndatabases\r\n$1\r\n1\r\n")
         # A failed HELLO changes nothing; HELLO 2 goes back.
         exchange(sock, b"HELLO 5\r\n", b"-NOPROTO unsupported protocol version\r\n")

@@ -3,9 +3,9 @@
 //
 // Every function appends one complete reply (or, for ArrayHeader, the header that the caller
 // follows with exactly n replies; for MapHeader, exactly n key/value pairs) to *out. The two
-// protocols differ here only in null and map: every other reply is written the same way. Simple
-// strings and errors must not contain CR or LF; ReplyError replaces them with blanks so that a
-// message can never break the framing.
+// protocols differ here only in null, map and set: every other reply is written the same way.
+// Simple strings and errors must not contain CR or LF; ReplyError replaces them with blanks so that
+// a message can never break the framing.
 
 #ifndef SLUICE_TOOLS_SLUICE_SERVER_REPLY_H_
 #define SLUICE_TOOLS_SLUICE_SERVER_REPLY_H_
@@ -65,6 +65,14 @@ inline void ReplyMapHeader(std::string* out, size_t pairs, Protocol protocol) {
   if (protocol == Protocol::kResp2) return ReplyArrayHeader(out, 2 * pairs);
   out->push_back('%');
   out->append(std::to_string(pairs));
+  out->append("\r\n");
+}
+
+// A set of n elements: RESP3's set type, or an array in RESP2.
+inline void ReplySetHeader(std::string* out, size_t n, Protocol protocol) {
+  if (protocol == Protocol::kResp2) return ReplyArrayHeader(out, n);
+  out->push_back('~');
+  out->append(std::to_string(n));
   out->append("\r\n");
 }
 

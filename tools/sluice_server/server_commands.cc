@@ -150,22 +150,28 @@ void Client(CommandContext& c) {
                         "'. Try CLIENT HELP.");
 }
 
-// One COMMAND INFO entry: name, arity, flags, first key, last key, step.
-void ReplyCommandInfo(std::string* out, const CommandSpec& spec) {
-  ReplyArrayHeader(out, 6);
+// One COMMAND INFO entry in Redis 7's shape: name, arity, flags, first key, last key, step,
+// ACL categories, tips, key specifications, subcommands. Only name and arity carry information
+// (flags, categories and tips are empty sets in RESP3, arrays in RESP2).
+void ReplyCommandInfo(std::string* out, const CommandSpec& spec, Protocol protocol) {
+  ReplyArrayHeader(out, 10);
   ReplyBulk(out, spec.name);
   ReplyInteger(out, spec.arity);
+  ReplySetHeader(out, 0, protocol);
+  ReplyInteger(out, 0);
+  ReplyInteger(out, 0);
+  ReplyInteger(out, 0);
+  ReplySetHeader(out, 0, protocol);
+  ReplySetHeader(out, 0, protocol);
   ReplyArrayHeader(out, 0);
-  ReplyInteger(out, 0);
-  ReplyInteger(out, 0);
-  ReplyInteger(out, 0);
+  ReplyArrayHeader(out, 0);
 }
 
 void Command(CommandContext& c) {
   const auto& all = AllCommands();
   if (c.args.size() == 1) {
     ReplyArrayHeader(c.out, all.size());
-    for (const CommandSpec& spec : all) ReplyCommandInfo(c.out, spec);
+    for (const CommandSpec& spec : all) ReplyCommandInfo(c.out, spec, c.client->protocol);
     return;
   }
   const std::string sub = Lower(c.args[1]);
@@ -179,7 +185,8 @@ void Command(CommandContext& c) {
       for (const CommandSpec& spec : all) {
         if (name == spec.name) found = &spec;
       }
-      found ? ReplyCommandInfo(c.out, *found) : ReplyNull(c.out, c.client->protocol);
+      found ? ReplyCommandInfo(c.out, *found, c.client->protocol)
+            : ReplyNull(c.out, c.client->protocol);
     }
     return;
   }
