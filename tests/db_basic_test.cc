@@ -123,6 +123,69 @@ TEST_P(DBBasicTest, IteratorForwardBackwardSeek) {
   EXPECT_TRUE(it->status().ok());
 }
 
+TEST_P(DBBasicTest, IteratorBoundsLimitEveryMove) {
+  Open();
+  for (int i = 0; i < 50; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  ASSERT_TRUE(db()->Flush().ok());
+  // Deletions just inside and just outside both bounds, in the memory component.
+  for (int i : {9, 10, 30, 31}) ASSERT_TRUE(Delete(Key(i)).ok());
+  ReadOptions ro;
+  std::unique_ptr<Iterator> it;
+  {
+    // The bounds are copied: these strings are gone before the iterator is used.
+    const std::string lower = Key(10), upper = Key(30);
+    const Slice lower_slice(lower), upper_slice(upper);
+    ro.iterate_lower_bound = &lower_slice;
+    ro.iterate_upper_bound = &upper_slice;
+    it = db()->NewIterator(ro);
+  }
+  int n = 11;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), n++) ASSERT_EQ(Key(n), it->key().ToString());
+  EXPECT_EQ(30, n);
+  n = 29;
+  for (it->SeekToLast(); it->Valid(); it->Prev(), n--) ASSERT_EQ(Key(n), it->key().ToString());
+  EXPECT_EQ(10, n);
+  it->Seek(Key(3));  // below the lower bound: at the first key in bounds
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(11), it->key().ToString());
+  it->Prev();
+  EXPECT_FALSE(it->Valid());
+  it->Seek(Key(30));
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev(Key(45));  // above the upper bound: at the last key in bounds
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(29), it->key().ToString());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev(Key(5));
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().ok());
+
+  // Only an upper bound; only a lower bound; empty bounds.
+  const Slice upper(Key(3));
+  ReadOptions only_upper;
+  only_upper.iterate_upper_bound = &upper;
+  it = db()->NewIterator(only_upper);
+  it->SeekToLast();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(2), it->key().ToString());
+  const Slice lower(Key(48));
+  ReadOptions only_lower;
+  only_lower.iterate_lower_bound = &lower;
+  it = db()->NewIterator(only_lower);
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(Key(48), it->key().ToString());
+  ReadOptions empty;
+  empty.iterate_lower_bound = &upper;
+  empty.iterate_upper_bound = &upper;
+  it = db()->NewIterator(empty);
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  it->SeekToLast();
+  EXPECT_FALSE(it->Valid());
+}
+
 TEST_P(DBBasicTest, IteratorIsASnapshotOfItsCreationTime) {
   Open();
   ASSERT_TRUE(Put("a", "1").ok());

@@ -1,7 +1,7 @@
 // A randomized model test: thousands of random operations applied to the DB and to a std::map,
 // with reopen, flush and compaction interleaved, checked through gets, iterators moving both
-// ways from random seeks, and live snapshots (each with a frozen copy of the model). Runs over
-// every memory component and several seeds.
+// ways from random seeks (with and without iteration bounds), and live snapshots (each with a
+// frozen copy of the model). Runs over every memory component and several seeds.
 
 #include <gtest/gtest.h>
 
@@ -41,17 +41,37 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
     return Value(static_cast<int>(rnd_.Uniform(1 << 20)), len);
   }
 
-  // Walks an iterator and a model cursor together from a random starting operation.
-  void CheckIterator(const Model& model, const Snapshot* snap) {
+  // Walks an iterator and a model cursor together from a random starting operation, often with
+  // random iterate_lower_bound / iterate_upper_bound (the model is then cut to [lower, upper)).
+  void CheckIterator(const Model& full_model, const Snapshot* snap) {
     ReadOptions ro;
     ro.snapshot = snap;
+    std::string lower, upper;
+    Slice lower_slice, upper_slice;
+    if (rnd_.OneIn(3)) {
+      lower = RandomKey();
+      lower_slice = lower;
+      ro.iterate_lower_bound = &lower_slice;
+    }
+    if (rnd_.OneIn(3)) {
+      upper = RandomKey();
+      upper_slice = upper;
+      ro.iterate_upper_bound = &upper_slice;
+    }
+    Model model;
+    for (auto i = ro.iterate_lower_bound ? full_model.lower_bound(lower) : full_model.begin();
+         i != full_model.end() && (!ro.iterate_upper_bound || i->first < upper); ++i) {
+      model.insert(*i);
+    }
     std::unique_ptr<Iterator> it = db()->NewIterator(ro);
     // The model position: model.end() means invalid.
     auto pos = model.end();
     const std::string target = RandomKey();
     const uint64_t how = rnd_.Uniform(4);
     SCOPED_TRACE("iterator " + std::string(snap != nullptr ? "at a snapshot" : "latest") +
-                 ", start " + std::to_string(how) + " target " + target);
+                 ", start " + std::to_string(how) + " target " + target + " bounds [" +
+                 (ro.iterate_lower_bound ? lower : "-") + ", " +
+                 (ro.iterate_upper_bound ? upper : "-") + ")");
     switch (how) {
       case 0:
         it->SeekToFirst();

@@ -11,6 +11,8 @@
 #include <memory>
 #include <string>
 
+#include "sluice/slice.h"
+
 namespace sluice {
 
 class Env;
@@ -151,6 +153,14 @@ struct ReadOptions {
   bool verify_checksums = true;
   // Keep blocks read by this operation in the block cache.
   bool fill_cache = true;
+  // Iterators only: the iterator shows only keys k with lower <= k < upper (nullptr: no bound).
+  // SeekToFirst goes to the first key >= lower, SeekToLast to the last key < upper, a Seek below
+  // lower to lower; the iterator becomes invalid at a bound instead of reading past it, so the
+  // hidden entries beyond it (deletions, overwritten versions) cost nothing. As in RocksDB,
+  // except that the bounds are copied when the iterator is created: the Slices need not outlive
+  // that call.
+  const Slice* iterate_lower_bound = nullptr;
+  const Slice* iterate_upper_bound = nullptr;
 };
 
 struct WriteOptions {

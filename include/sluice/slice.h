@@ -104,6 +104,16 @@ inline std::optional<std::string> PrefixSuccessor(const Slice& prefix) {
   return end;
 }
 
+// Narrows the key range [*lower, *upper) (nullopt: unbounded on that side) to the keys that also
+// start with `prefix`; an empty prefix changes nothing. For ReadOptions' iterate bounds.
+inline void NarrowToPrefix(const Slice& prefix, std::optional<std::string>* lower,
+                           std::optional<std::string>* upper) {
+  if (prefix.empty()) return;
+  if (!*lower || Slice(**lower).compare(prefix) < 0) *lower = prefix.ToString();
+  std::optional<std::string> end = PrefixSuccessor(prefix);
+  if (end && (!*upper || Slice(*end).compare(Slice(**upper)) < 0)) *upper = std::move(end);
+}
+
 }  // namespace sluice
 
 #endif  // SLUICE_SLICE_H_

@@ -4,8 +4,14 @@
 // version; key()/value() read it directly.
 // Reverse direction: iter_ is positioned just before every entry of the current key (at the
 // last entry of a smaller key, or invalid); the current key and value are saved copies.
+// Bounds: the iterator is never Valid() on a key outside [lower_, upper_), and the walk stops at
+// the first entry outside them, so hidden entries beyond a bound (deletions, old versions) are
+// never read.
 
 #include "db/db_iter.h"
+
+#include <optional>
+#include <string>
 
 namespace sluice {
 
@@ -13,8 +19,12 @@ namespace {
 
 class DBIter final : public Iterator {
  public:
-  DBIter(std::unique_ptr<InternalIterator> iter, SequenceNumber sequence)
-      : iter_(std::move(iter)), sequence_(sequence) {}
+  DBIter(std::unique_ptr<InternalIterator> iter, SequenceNumber sequence,
+         std::optional<std::string> lower, std::optional<std::string> upper)
+      : iter_(std::move(iter)),
+        sequence_(sequence),
+        lower_(std::move(lower)),
+        upper_(std::move(upper)) {}
 
   bool Valid() const override { return valid_; }
 
@@ -30,6 +40,7 @@ class DBIter final : public Iterator {
   }
 
   void SeekToFirst() override {
+    if (lower_) return Seek(*lower_);
     direction_ = kForward;
     ClearSaved();
     iter_->SeekToFirst();
@@ -43,11 +54,27 @@ class DBIter final : public Iterator {
   void SeekToLast() override {
     direction_ = kReverse;
     ClearSaved();
-    iter_->SeekToLast();
+    if (upper_) {
+      // Just before the first entry of the first key >= upper_ (or at the very last entry).
+      saved_key_.clear();
+      AppendInternalKey(&saved_key_,
+                        ParsedInternalKey(*upper_, kMaxSequenceNumber, kValueTypeForSeek));
+      iter_->Seek(saved_key_);
+      saved_key_.clear();
+      if (iter_->Valid()) {
+        iter_->Prev();
+      } else if (iter_->status().ok()) {
+        iter_->SeekToLast();
+      }
+    } else {
+      iter_->SeekToLast();
+    }
     FindPrevUserEntry();
   }
 
-  void Seek(const Slice& target) override {
+  void Seek(const Slice& raw_target) override {
+    const Slice target =
+        lower_ && raw_target.compare(Slice(*lower_)) < 0 ? Slice(*lower_) : raw_target;
     direction_ = kForward;
     ClearSaved();
     saved_key_.clear();
@@ -144,6 +171,7 @@ class DBIter final : public Iterator {
         valid_ = false;
         return;
       }
+      if (upper_ && ikey.user_key.compare(Slice(*upper_)) >= 0) break;
       if (ikey.sequence <= sequence_) {
         if (skipping && ikey.user_key.compare(saved_key_) <= 0) {
           // an older version of a key already handled
@@ -173,6 +201,8 @@ class DBIter final : public Iterator {
           valid_ = false;
           return;
         }
+        // Below the lower bound: iter_ stays on this entry, just before saved_key_'s.
+        if (lower_ && ikey.user_key.compare(Slice(*lower_)) < 0) break;
         if (ikey.sequence <= sequence_) {
           if (value_type != kTypeDeletion && ikey.user_key.compare(saved_key_) < 0) {
             break;  // we have the newest visible version of saved_key_, and it is live
@@ -203,6 +233,8 @@ class DBIter final : public Iterator {
 
   std::unique_ptr<InternalIterator> iter_;
   const SequenceNumber sequence_;
+  const std::optional<std::string> lower_;  // ReadOptions::iterate_lower_bound (inclusive)
+  const std::optional<std::string> upper_;  // ReadOptions::iterate_upper_bound (exclusive)
   Direction direction_ = kForward;
   bool valid_ = false;
   std::string saved_key_;    // reverse: current key; forward: key being skipped
@@ -213,8 +245,12 @@ class DBIter final : public Iterator {
 }  // namespace
 
 std::unique_ptr<Iterator> NewDBIterator(std::unique_ptr<InternalIterator> internal,
-                                        SequenceNumber sequence) {
-  return std::make_unique<DBIter>(std::move(internal), sequence);
+                                        SequenceNumber sequence, const ReadOptions& options) {
+  auto copy = [](const Slice* bound) {
+    return bound != nullptr ? std::optional<std::string>(bound->ToString()) : std::nullopt;
+  };
+  return std::make_unique<DBIter>(std::move(internal), sequence, copy(options.iterate_lower_bound),
+                                  copy(options.iterate_upper_bound));
 }
 
 }  // namespace sluice

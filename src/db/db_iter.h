@@ -1,6 +1,7 @@
 // db/db_iter.h — turns the merged stream of internal keys (every version of every key, from
 // every memory component and level) into the user's view at one sequence number: for each user
-// key, the newest version with sequence <= the snapshot, hidden if it is a deletion.
+// key, the newest version with sequence <= the snapshot, hidden if it is a deletion; limited to
+// ReadOptions' iterate_lower_bound and iterate_upper_bound.
 
 #ifndef SLUICE_DB_DB_ITER_H_
 #define SLUICE_DB_DB_ITER_H_
@@ -9,13 +10,15 @@
 
 #include "db/dbformat.h"
 #include "sluice/iterator.h"
+#include "sluice/options.h"
 #include "table/internal_iterator.h"
 
 namespace sluice {
 
-// internal: a merging iterator over internal keys. The result owns it.
+// internal: a merging iterator over internal keys. The result owns it, and copies the bounds of
+// options.
 std::unique_ptr<Iterator> NewDBIterator(std::unique_ptr<InternalIterator> internal,
-                                        SequenceNumber sequence);
+                                        SequenceNumber sequence, const ReadOptions& options);
 
 }  // namespace sluice
 

@@ -236,7 +236,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
   std::unique_ptr<Iterator> it =
       NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(),
                                        NewInternalIterators(sv, options, 0, nullptr, nullptr)),
-                    seq);
+                    seq, options);
   if (registration == nullptr) return it;
   return std::make_unique<RegisteredIterator>(std::move(it), &snapshots_, registration);
 }
@@ -289,7 +289,7 @@ Status DBImpl::Scan(const ReadOptions& options, const Slice& start, const Slice&
       it = NewDBIterator(
           NewMergingIterator(DefaultInternalKeyComparator(),
                              NewInternalIterators(sv, options, seq, &newer_key, &newer_seen)),
-          seq);
+          seq, options);
     }
     bool exhausted = true;
     for (it->Seek(start); it->Valid(); it->Next()) {

@@ -25,30 +25,16 @@ Status ToKeyRange(const GlobalOptions& g, const RangeArgs& args, KeyRange* range
 
 Status WalkRange(DB* db, const KeyRange& range,
                  const std::function<bool(const Slice& key, const Slice& value)>& fn) {
-  // Bounds: the tighter of [from, to) and [prefix, PrefixSuccessor(prefix)).
   std::optional<std::string> lower = range.from, upper = range.to;
-  if (!range.prefix.empty()) {
-    if (!lower || *lower < range.prefix) lower = range.prefix;
-    const std::optional<std::string> prefix_end = PrefixSuccessor(range.prefix);
-    if (prefix_end && (!upper || *prefix_end < *upper)) upper = prefix_end;
-  }
-  auto in_range = [&](const Slice& k) {
-    if (lower && k.compare(Slice(*lower)) < 0) return false;
-    if (upper && k.compare(Slice(*upper)) >= 0) return false;
-    return true;
-  };
-
-  std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
-  if (!range.reverse) {
-    lower ? it->Seek(*lower) : it->SeekToFirst();
-  } else if (upper) {
-    it->SeekForPrev(*upper);
-    if (it->Valid() && it->key().compare(Slice(*upper)) >= 0) it->Prev();  // `to` is exclusive
-  } else {
-    it->SeekToLast();
-  }
+  NarrowToPrefix(range.prefix, &lower, &upper);
+  Slice lower_slice, upper_slice;
+  ReadOptions options;
+  if (lower) options.iterate_lower_bound = &(lower_slice = *lower);
+  if (upper) options.iterate_upper_bound = &(upper_slice = *upper);
+  std::unique_ptr<Iterator> it = db->NewIterator(options);
   uint64_t n = 0;
-  for (; it->Valid() && in_range(it->key()); range.reverse ? it->Prev() : it->Next()) {
+  for (range.reverse ? it->SeekToLast() : it->SeekToFirst(); it->Valid();
+       range.reverse ? it->Prev() : it->Next()) {
     if (range.limit > 0 && n == range.limit) break;
     n++;
     if (!fn(it->key(), it->value())) break;

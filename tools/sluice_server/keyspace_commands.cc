@@ -8,6 +8,7 @@
 // ("user:*") reads only that prefix's range.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,13 +91,16 @@ void Scan(CommandContext& c) {
 // KEYS pattern: every matching key, read from one consistent iterator.
 void Keys(CommandContext& c) {
   const std::string& pattern = c.args[1];
-  const std::string prefix = LiteralPrefix(pattern);
-  const std::string end = PrefixSuccessor(prefix).value_or("");  // "": no end
+  std::optional<std::string> lower, upper;
+  NarrowToPrefix(LiteralPrefix(pattern), &lower, &upper);
+  Slice lower_slice, upper_slice;
+  ReadOptions options;
+  if (lower) options.iterate_lower_bound = &(lower_slice = *lower);
+  if (upper) options.iterate_upper_bound = &(upper_slice = *upper);
   std::vector<std::string> keys;
-  std::unique_ptr<Iterator> it = c.server->db->NewIterator(ReadOptions());
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
+  std::unique_ptr<Iterator> it = c.server->db->NewIterator(options);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const std::string_view k = it->key().ToStringView();
-    if (!end.empty() && k >= end) break;
     if (GlobMatch(pattern, k)) keys.emplace_back(k);
   }
   Status s = it->status();

@@ -35,12 +35,7 @@ PyIterator::PyIterator(std::shared_ptr<Core> core, const IteratorSpec& spec)
       include_value_(spec.include_value),
       lower_(spec.start),
       upper_(spec.stop) {
-  if (spec.prefix) {
-    prefix_ = *spec.prefix;
-    if (!lower_ || *lower_ < prefix_) lower_ = prefix_;
-    std::optional<std::string> successor = sluice::PrefixSuccessor(prefix_);
-    if (successor && (!upper_ || *successor < *upper_)) upper_ = std::move(successor);
-  }
+  if (spec.prefix) sluice::NarrowToPrefix(*spec.prefix, &lower_, &upper_);
   // std::string compares bytes as unsigned char, like the engine.
   if (lower_ && upper_ && *lower_ >= *upper_) exhausted_ = true;  // an empty range
 }
@@ -58,6 +53,10 @@ std::unique_ptr<PyIterator> PyIterator::Create(std::shared_ptr<Core> core, PySna
     if (it->exhausted_) return true;  // an empty range needs no engine iterator
     sluice::ReadOptions options = core->read_options();
     options.snapshot = handle.get();
+    // The engine copies the bounds; the Slices need only last through NewIterator.
+    sluice::Slice lower, upper;
+    if (it->lower_) options.iterate_lower_bound = &(lower = *it->lower_);
+    if (it->upper_) options.iterate_upper_bound = &(upper = *it->upper_);
     it->it_ = db->NewIterator(options);
     it->snapshot_ = std::move(handle);
     core->Register(it);
@@ -81,44 +80,19 @@ void PyIterator::ReleaseEngineObjects() {
 
 void PyIterator::ReleaseForClose() { ReleaseEngineObjects(); }
 
-void PyIterator::Position() {
-  if (!reverse_) {
-    if (lower_) {
-      it_->Seek(*lower_);
-    } else {
-      it_->SeekToFirst();
-    }
-  } else if (upper_) {
-    it_->SeekForPrev(*upper_);  // the last key <= stop; stop itself is excluded
-    if (it_->Valid() && it_->key() == sluice::Slice(*upper_)) it_->Prev();
-  } else {
-    it_->SeekToLast();
-  }
-}
-
-bool PyIterator::InRange(const sluice::Slice& key) const {
-  if (!key.starts_with(prefix_)) return false;
-  if (!reverse_) return !upper_ || key.compare(*upper_) < 0;
-  return !lower_ || key.compare(*lower_) >= 0;
-}
-
 sluice::Status PyIterator::Fetch() {
   if (it_ == nullptr) {
     exhausted_ = true;
     return sluice::Status::OK();
   }
-  if (!positioned_) {
-    Position();
+  if (!positioned_) {  // the engine iterator holds the bounds
+    reverse_ ? it_->SeekToLast() : it_->SeekToFirst();
     positioned_ = true;
   }
   const size_t n = batch_size_;
   batch_size_ = std::min(batch_size_ * 2, kMaxBatch);
   while (buffer_.size() < n && it_->Valid()) {
     const sluice::Slice key = it_->key();
-    if (!InRange(key)) {
-      exhausted_ = true;
-      break;
-    }
     buffer_.emplace_back(key.ToString(), include_value_ ? it_->value().ToString() : std::string());
     if (reverse_) {
       it_->Prev();
@@ -127,7 +101,7 @@ sluice::Status PyIterator::Fetch() {
     }
   }
   sluice::Status s;
-  if (!exhausted_ && !it_->Valid()) {
+  if (!it_->Valid()) {  // at the end of the range, or stopped by an error
     s = it_->status();
     exhausted_ = true;
   }

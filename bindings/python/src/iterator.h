@@ -60,17 +60,15 @@ class PyIterator : public Resource {
  private:
   // Fills buffer_ with the next entries; REQUIRES: mu_ held, the core's lock held shared.
   sluice::Status Fetch();
-  void Position();
-  bool InRange(const sluice::Slice& key) const;
   // Drops the engine iterator and snapshot; REQUIRES: the core's lock held (either way).
   void ReleaseEngineObjects();
 
   const std::shared_ptr<Core> core_;
   const bool reverse_;
   const bool include_value_;
-  std::optional<std::string> lower_;  // effective inclusive lower bound (start and prefix)
-  std::optional<std::string> upper_;  // effective exclusive upper bound (stop and prefix)
-  std::string prefix_;
+  // The engine iterator's bounds: start and stop narrowed to the prefix.
+  std::optional<std::string> lower_;  // inclusive
+  std::optional<std::string> upper_;  // exclusive
 
   // Serializes threads using this iterator. Taken before the core's lock, never while waiting
   // for the GIL.
