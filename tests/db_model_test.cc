@@ -41,6 +41,19 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
     return Value(static_cast<int>(rnd_.Uniform(1 << 20)), len);
   }
 
+  // An iteration bound: mostly a key of the key space, sometimes a proper prefix of one, a key
+  // extended by a byte, the empty string or "\xff" (bounds that compare differently from keys
+  // of the stored length).
+  std::string RandomBound() {
+    std::string k = RandomKey();
+    switch (rnd_.Uniform(8)) {
+      case 0: return k.substr(0, rnd_.Uniform(k.size()));
+      case 1: return k + std::string(1, static_cast<char>(rnd_.Uniform(256)));
+      case 2: return rnd_.OneIn(2) ? std::string() : std::string("\xff");
+      default: return k;
+    }
+  }
+
   // Walks an iterator and a model cursor together from a random starting operation, often with
   // random iterate_lower_bound / iterate_upper_bound (the model is then cut to [lower, upper)).
   void CheckIterator(const Model& full_model, const Snapshot* snap) {
@@ -49,12 +62,12 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
     std::string lower, upper;
     Slice lower_slice, upper_slice;
     if (rnd_.OneIn(3)) {
-      lower = RandomKey();
+      lower = RandomBound();
       lower_slice = lower;
       ro.iterate_lower_bound = &lower_slice;
     }
     if (rnd_.OneIn(3)) {
-      upper = RandomKey();
+      upper = RandomBound();
       upper_slice = upper;
       ro.iterate_upper_bound = &upper_slice;
     }

@@ -153,12 +153,12 @@ struct ReadOptions {
   bool verify_checksums = true;
   // Keep blocks read by this operation in the block cache.
   bool fill_cache = true;
-  // Iterators only: the iterator shows only keys k with lower <= k < upper (nullptr: no bound).
-  // SeekToFirst goes to the first key >= lower, SeekToLast to the last key < upper, a Seek below
-  // lower to lower; the iterator becomes invalid at a bound instead of reading past it, so the
-  // hidden entries beyond it (deletions, overwritten versions) cost nothing. As in RocksDB,
-  // except that the bounds are copied when the iterator is created: the Slices need not outlive
-  // that call.
+  // Iterators (and DB::Scan, whose [start, end) they narrow) see only keys k with
+  // lower <= k < upper (nullptr: no bound). SeekToFirst goes to the first key >= lower,
+  // SeekToLast to the last key < upper, a Seek below lower to lower; the iterator becomes
+  // invalid at a bound instead of reading past it, so the hidden entries beyond it (deletions,
+  // overwritten versions) cost nothing. As in RocksDB, except that the bounds are copied when
+  // the iterator is created: the Slices need not outlive NewIterator (or Scan).
   const Slice* iterate_lower_bound = nullptr;
   const Slice* iterate_upper_bound = nullptr;
 };

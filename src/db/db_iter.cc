@@ -75,15 +75,17 @@ class DBIter final : public Iterator {
   void Seek(const Slice& raw_target) override {
     const Slice target =
         lower_ && raw_target.compare(Slice(*lower_)) < 0 ? Slice(*lower_) : raw_target;
-    direction_ = kForward;
-    ClearSaved();
-    saved_key_.clear();
     // Position on the target's newest version, not on the newest one at or below sequence_:
     // the versions in between are skipped by FindNextUserEntry, but the children see them,
     // which a FloDB scan relies on to notice versions replaced in place (see DBImpl::Scan).
-    AppendInternalKey(&saved_key_,
-                      ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
-    iter_->Seek(saved_key_);
+    // The seek key is built before saved_key_ or saved_value_ change: the target may be this
+    // iterator's own key() or value(), which in reverse are those strings.
+    std::string seek_key;
+    AppendInternalKey(&seek_key, ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
+    direction_ = kForward;
+    ClearSaved();
+    saved_key_.clear();
+    iter_->Seek(seek_key);
     if (iter_->Valid()) {
       FindNextUserEntry(false);
     } else {
@@ -91,13 +93,14 @@ class DBIter final : public Iterator {
     }
   }
 
-  void SeekForPrev(const Slice& target) override {
+  void SeekForPrev(const Slice& target_arg) override {
+    const std::string target = target_arg.ToString();  // it may be key(): Seek changes that
     Seek(target);
     if (!Valid()) {
       if (status().ok()) SeekToLast();
       return;
     }
-    if (key().compare(target) > 0) Prev();
+    if (key().compare(Slice(target)) > 0) Prev();
   }
 
   void Next() override {

@@ -203,7 +203,12 @@ std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
   for (const auto& imm : sv->imms) add_mem(imm, false);
   std::shared_ptr<const Version> version = sv->version;
   const size_t first_table = children.size();
-  version->AddIterators(options, table_cache_.get(), &children);
+  // The children outlive the caller's bound Slices (the DBIter keeps copies and applies them),
+  // so none of them may see the pointers.
+  ReadOptions child_options = options;
+  child_options.iterate_lower_bound = nullptr;
+  child_options.iterate_upper_bound = nullptr;
+  version->AddIterators(child_options, table_cache_.get(), &children);
   if (children.size() > first_table) {
     children[first_table]->RegisterCleanup([version]() mutable { version.reset(); });
   }
@@ -252,12 +257,27 @@ Status DBImpl::ScanWithIterator(const ReadOptions& options, const Slice& start, 
   return it->status();
 }
 
-Status DBImpl::Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
+Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
+                    const Slice& scan_end, size_t limit,
                     std::vector<std::pair<std::string, std::string>>* result) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
   if (limit == 0) return Status::OK();
+  // The iterate bounds narrow [start, end) here, once, so that the restart check below judges
+  // exactly the range read (a newer version beyond a tighter bound must not cause a restart).
+  Slice start = scan_start, end = scan_end;
+  const Slice* lower = bounded_options.iterate_lower_bound;
+  const Slice* upper = bounded_options.iterate_upper_bound;
+  if (lower != nullptr && start.compare(*lower) < 0) start = *lower;
+  if (upper != nullptr) {
+    if (upper->empty()) return Status::OK();  // nothing is below ""; an empty end means none
+    if (end.empty() || upper->compare(end) < 0) end = *upper;
+  }
+  if (!end.empty() && start.compare(end) >= 0) return Status::OK();
+  ReadOptions options = bounded_options;
+  options.iterate_lower_bound = nullptr;
+  options.iterate_upper_bound = nullptr;
   const size_t base = result->size();
   const size_t cap = base + limit;
   bool in_place;

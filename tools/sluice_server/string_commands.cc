@@ -106,13 +106,22 @@ void GetSet(CommandContext& c) {
   existed ? ReplyBulk(c.out, old) : ReplyNull(c.out, c.client->protocol);
 }
 
+// nil for a missing key. A key the engine cannot read (Corruption, IOError) makes the whole
+// reply that error rather than a nil that would pass for a missing key.
 void MGet(CommandContext& c) {
+  const size_t reply_start = c.out->size();
   ReplyArrayHeader(c.out, c.args.size() - 1);
   std::string value;
   for (size_t i = 1; i < c.args.size(); ++i) {
     Status s = c.server->db->Get(ReadOptions(), c.args[i], &value);
-    // Redis answers nil for a key it cannot read as a string; an engine error does the same.
-    s.ok() ? ReplyBulk(c.out, value) : ReplyNull(c.out, c.client->protocol);
+    if (s.ok()) {
+      ReplyBulk(c.out, value);
+    } else if (s.IsNotFound()) {
+      ReplyNull(c.out, c.client->protocol);
+    } else {
+      c.out->resize(reply_start);
+      return ReplyStatusError(c.out, s);
+    }
   }
 }
 
