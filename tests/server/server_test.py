@@ -7,6 +7,8 @@ Run by ctest as ServerTest (SLUICE_SERVER names the binary); by hand:
     SLUICE_SERVER=build/dev/tools/sluice-server python3 -m pytest -q tests/server
 """
 
+import glob
+import os
 import resource
 import signal
 import socket
@@ -449,6 +451,38 @@ def test_idle_timeout(make_server):
 
 
 # --- durability and lifecycle --------------------------------------------------------------------
+
+
+def test_an_unreadable_key_is_an_error_not_nil(make_server):
+    srv = make_server("--threads", "1")
+    c = srv.client()
+    keys = [f"k{i:05d}" for i in range(2000)]
+    assert c.mset({k: "v" * 100 for k in keys})
+    assert srv.stop() == 0  # SIGTERM flushes the memory component into an SST
+    ssts = glob.glob(os.path.join(srv.data_dir, "*.sst"))
+    assert ssts
+    damaged = max(ssts, key=os.path.getsize)
+    with open(damaged, "r+b") as f:  # flip bytes in the middle: a data block
+        f.seek(os.path.getsize(damaged) // 3)
+        chunk = f.read(64)
+        f.seek(os.path.getsize(damaged) // 3)
+        f.write(bytes(b ^ 0xFF for b in chunk))
+    srv.start()
+    c = srv.client()
+    bad = good = None
+    for k in keys:
+        try:
+            value = c.get(k)
+            assert value == b"v" * 100, k  # never a wrong value or a nil
+            good = good or k
+        except redis.ResponseError as e:
+            assert "Corruption" in str(e) and damaged.rsplit("/", 1)[1] in str(e)
+            bad = bad or k
+    assert bad and good
+    # MGET with one unreadable key: the error, not a nil that would pass for a missing key.
+    with pytest.raises(redis.ResponseError, match="Corruption"):
+        c.mget([good, bad])
+    assert c.get(good) == b"v" * 100  # the connection goes on
 
 
 def test_persistence_across_shutdown(make_server):
