@@ -11,7 +11,9 @@
 #                                           # twemproxy (nutcracker), as in docs/scale-out.md
 #
 # ENGINES (default "sluice redis") lists the servers: sluice, redis, twemproxy; OUT overrides the
-# results directory (which must not hold results already).
+# results directory (which must not hold results already). SYNC=always syncs every write before
+# its reply on both sides (sluice-server --sync always, Redis appendfsync always):
+#   SYNC=always TESTS=set,incr PIPELINE=1 N=100000 bench/server_experiments.sh
 # Durability is matched as closely as the two allow: Redis appends every write to its AOF and
 # fsyncs once a second (appendfsync everysec, its default); sluice-server writes every write to
 # its WAL before replying and leaves syncing to the OS (--sync no, its default).
@@ -25,6 +27,12 @@ CLIENTS=${CLIENTS:-50}
 PIPELINE=${PIPELINE:-16}
 TESTS=${TESTS:-set,get,incr,mset}
 ENGINES=${ENGINES:-sluice redis}
+SYNC=${SYNC:-no}
+case "$SYNC" in
+  no) sluice_sync=no; redis_fsync=everysec ;;
+  always) sluice_sync=always; redis_fsync=always ;;
+  *) echo "SYNC must be no or always" >&2; exit 2 ;;
+esac
 for engine in $ENGINES; do
   case "$engine" in
     sluice | redis | twemproxy) ;;
@@ -42,6 +50,7 @@ esac
 [ -x "$SERVER" ] || { echo "$SERVER missing: cmake --preset release && cmake --build build/release --target sluice_server" >&2; exit 1; }
 
 if [ "$ENGINES" = "sluice redis" ]; then name=server-vs-redis; else name="server-${ENGINES// /-}"; fi
+if [ "$SYNC" = always ]; then name="$name-sync"; fi
 out=${OUT:-"bench/results/$(date -u +%Y-%m-%d)-$name"}
 if [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   echo "$out already holds results; move it or set OUT=<another directory>" >&2
@@ -66,16 +75,17 @@ run_one() {  # engine run
   case "$engine" in
     redis)
       redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --appendonly yes \
-        --appendfsync everysec --save "" --daemonize no >"$dir/server.log" 2>&1 &
+        --appendfsync "$redis_fsync" --save "" --daemonize no >"$dir/server.log" 2>&1 &
       pids+=($!) ;;
     sluice)
-      "$SERVER" --port "$port" --dir "$dir/db" >"$dir/server.log" 2>&1 &
+      "$SERVER" --port "$port" --dir "$dir/db" --sync "$sluice_sync" >"$dir/server.log" 2>&1 &
       pids+=($!) ;;
     twemproxy)  # three backends, one worker thread each, behind nutcracker on $port
       printf 'sluice:\n  listen: 127.0.0.1:%s\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: false\n  redis: true\n  timeout: 30000\n  servers:\n' \
         "$port" >"$dir/nutcracker.yml"
       for p in 7391 7392 7393; do
-        "$SERVER" --port "$p" --threads 1 --dir "$dir/db$p" >"$dir/server$p.log" 2>&1 &
+        "$SERVER" --port "$p" --threads 1 --dir "$dir/db$p" --sync "$sluice_sync" \
+          >"$dir/server$p.log" 2>&1 &
         pids+=($!)
         wait_ready "$p"
         echo "   - 127.0.0.1:$p:1 s$((p - 7390))" >>"$dir/nutcracker.yml"
@@ -97,7 +107,7 @@ run_one() {  # engine run
 }
 
 echo "redis-benchmark -t $TESTS -P $PIPELINE -c $CLIENTS -n $N -r 1000000, $RUNS runs" | tee "$out/command.txt"
-echo "ENGINES=$ENGINES" >>"$out/command.txt"
+echo "ENGINES=$ENGINES SYNC=$SYNC SLUICE_SERVER=$SERVER" >>"$out/command.txt"
 redis-server --version >>"$out/command.txt"
 case " $ENGINES " in *" twemproxy "*) "$NUTCRACKER" --version 2>&1 | head -1 >>"$out/command.txt" ;; esac
 read -r -a engines <<<"$ENGINES"

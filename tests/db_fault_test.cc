@@ -617,6 +617,29 @@ TEST_P(DBFaultTest, PowerLossKeepsSyncedWrites) {
   for (int i = n; i < 3000; i++) ASSERT_EQ("NOT_FOUND", Get(Key(i))) << "a hole at " << n;
 }
 
+// SyncWAL makes every write completed before it durable, across memory-component switches
+// (small components: the writes span several WAL files, some not flushed yet).
+TEST_P(DBFaultTest, SyncWALMakesEarlierUnsyncedWritesSurviveAPowerLoss) {
+  Options o = FaultOptions();
+  o.write_buffer_size = 32 << 10;
+  Open(o);
+  for (int i = 0; i < 3000; i++) {
+    ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+    if (i == 2000) {
+      ASSERT_TRUE(db()->SyncWAL().ok());
+    }
+  }
+  ASSERT_TRUE(db()->SyncWAL().ok());
+  for (int i = 3000; i < 3100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());  // not synced
+  env_.Freeze();
+  env_.DropUnsyncedData();
+  ASSERT_NO_FATAL_FAILURE(RecoverHealthy());
+  int n = 0;
+  while (n < 3100 && Get(Key(n)) == Value(n)) n++;
+  EXPECT_GE(n, 3000) << "every write before the last SyncWAL survives";
+  for (int i = n; i < 3100; i++) ASSERT_EQ("NOT_FOUND", Get(Key(i))) << "a hole at " << n;
+}
+
 INSTANTIATE_TEST_SUITE_P(Components, DBFaultTest, ::testing::ValuesIn(kComponents),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return Safe(info.param);

@@ -87,6 +87,11 @@ class DB {
 
   // Writes the current memory component to an L0 SST file and waits until it is done.
   virtual Status Flush() = 0;
+  // Makes every write completed before the call durable (fdatasync of the write-ahead logs that
+  // may hold them), as if each had been made with WriteOptions::sync; writes made with
+  // disable_wal are not covered. Concurrent calls and synced writes share fdatasyncs. For group
+  // commit by hand: write with sync=false, then SyncWAL once before acknowledging them all.
+  virtual Status SyncWAL() = 0;
   // Compacts the key range [*begin, *end] (nullptr: unbounded) down to the last level that holds
   // data, removing deleted and overwritten versions no snapshot needs.
   virtual Status CompactRange(const Slice* begin, const Slice* end) = 0;

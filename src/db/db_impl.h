@@ -68,6 +68,7 @@ class DBImpl final : public DB {
   const Snapshot* GetSnapshot() override;
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   Status Flush() override;
+  Status SyncWAL() override;
   Status CompactRange(const Slice* begin, const Slice* end) override;
   bool GetProperty(const Slice& property, std::string* value) override;
   Status Close() override;

@@ -525,6 +525,51 @@ def test_sync_always(make_server):
     assert c.config_get("sync") in ({"sync": "always"}, {b"sync": b"always"})
 
 
+def test_sync_always_writes_on_sync_threads_keep_order_and_atomicity(make_server):
+    # Writes run on sync threads; each connection's requests still run and reply in order, and
+    # INCR stays atomic across connections.
+    srv = make_server("--sync", "always", "--sync-threads", "4", "--threads", "2")
+    errors = []
+
+    def work(t):
+        try:
+            c = srv.client()
+            for round_ in range(20):
+                with c.pipeline(transaction=False) as p:
+                    for i in range(10):
+                        key = f"t{t}:k{i}"
+                        p.set(key, f"{round_}a")
+                        p.get(key)
+                        p.append(key, "b")
+                        p.get(key)
+                        p.incr("shared")
+                        p.strlen(key)
+                    replies = p.execute()
+                for i in range(10):
+                    got = replies[6 * i:6 * i + 6]
+                    want_len = len(f"{round_}ab")
+                    assert got[0] is True and got[1] == f"{round_}a".encode(), got
+                    assert got[2] == want_len and got[3] == f"{round_}ab".encode(), got
+                    assert got[5] == want_len, got
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    c = srv.client()
+    assert c.get("shared") == b"1600"
+    # Acknowledged writes survive SIGKILL.
+    assert srv.stop(signal.SIGKILL) != 0
+    srv.start()
+    c = srv.client()
+    assert c.get("shared") == b"1600"
+    assert c.get("t7:k9") == b"19ab"
+
+
 def test_config_file_and_flags(make_server, tmp_path):
     conf = tmp_path / "sluice.conf"
     conf.write_text("# a comment\nrequirepass fromfile\n\nmaxclients 50\nthreads 1\n")

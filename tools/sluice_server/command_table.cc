@@ -85,6 +85,11 @@ void ReplyUnknown(const std::vector<std::string>& args, std::string* out) {
 
 }  // namespace
 
+bool IsWriteCommand(const std::vector<std::string>& args) {
+  const CommandSpec* spec = args.empty() ? nullptr : Lookup(Lower(args[0]));
+  return spec != nullptr && spec->writes;
+}
+
 void ExecuteCommand(ServerState* server, ClientState* client, std::vector<std::string>& args,
                     std::string* out) {
   server->total_commands.fetch_add(1, std::memory_order_relaxed);

@@ -25,6 +25,10 @@
 #include "server_config.h"
 #include "sluice/db.h"
 
+namespace asio {
+class thread_pool;
+}
+
 namespace sluice::server {
 
 // SCAN's cursors: Redis clients (redis-py, redis-cli) read a cursor as a decimal number, so a
@@ -49,6 +53,8 @@ class ScanCursors {
 // Shared by every worker thread.
 struct ServerState {
   DB* db = nullptr;
+  // With sync always: the threads write commands run on (Server owns them); else null.
+  asio::thread_pool* sync_pool = nullptr;
   const ServerConfig* config = nullptr;
   WriteOptions write_options;
   std::chrono::steady_clock::time_point start_time = std::chrono::steady_clock::now();
@@ -87,6 +93,7 @@ struct CommandSpec {
   int arity;
   CommandFunction fn;
   bool allowed_before_auth = false;
+  bool writes = false;  // changes the database (with sync always: runs on a sync thread)
 };
 
 // The command groups (string_commands.cc, keyspace_commands.cc, server_commands.cc).
@@ -96,6 +103,9 @@ void AddServerCommands(std::vector<CommandSpec>* table);
 
 // Every command sluice-server knows, sorted by name (COMMAND lists them).
 const std::vector<CommandSpec>& AllCommands();
+
+// True if args names a command that changes the database (CommandSpec::writes).
+bool IsWriteCommand(const std::vector<std::string>& args);
 
 // Runs one request: looks the command up, checks authentication and arity, runs it, and
 // appends its reply (or the error) to *out.

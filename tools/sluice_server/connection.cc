@@ -11,6 +11,11 @@
 namespace sluice::server {
 namespace {
 
+void LogClosing(uint64_t client_id, const std::exception& e) {
+  std::fprintf(stderr, "sluice-server: client %llu: %s; closing it\n",
+               static_cast<unsigned long long>(client_id), e.what());
+}
+
 ParserLimits LimitsFor(const ServerConfig& config) {
   ParserLimits limits;
   limits.max_request_bytes = config.max_request_bytes;
@@ -55,23 +60,62 @@ void Connection::OnRead(const asio::error_code& ec, size_t n) {
   if (closed_) return;
   if (ec) return Close();  // EOF or a reset: the client went away, maybe mid-request
   last_activity_ = std::chrono::steady_clock::now();
+  Process([&] { parser_.Feed(read_buffer_.data(), n); });
+}
+
+void Connection::Process(const std::function<void()>& take_input) {
   try {
-    parser_.Feed(read_buffer_.data(), n);
+    take_input();
     if (!RunRequests()) return;
   } catch (const std::exception& e) {
     // Out of memory, most likely: this connection ends, the server and its other clients go
     // on (an exception escaping the handler would end io_context::run and the process).
-    std::fprintf(stderr, "sluice-server: client %llu: %s; closing it\n",
-                 static_cast<unsigned long long>(client_.id), e.what());
+    LogClosing(client_.id, e);
     return Close();
   }
   Write();
-  if (!stop_reading_) Read();
+  if (!stop_reading_ && !command_running_) Read();
+}
+
+void Connection::RunOnSyncThread() {
+  command_running_ = true;
+  // The pool's post and the post back order every access to client_ and the args: the worker
+  // does not touch them while the command runs. The sync thread hands its reference back with
+  // the reply, so the connection is never destroyed there.
+  asio::post(*server_->sync_pool, [self = shared_from_this(), executor = socket_.get_executor(),
+                                   args = std::move(args_)]() mutable {
+    std::string reply;
+    bool failed = false;
+    try {
+      ExecuteCommand(self->server_, &self->client_, args, &reply);
+    } catch (const std::exception& e) {
+      LogClosing(self->client_.id, e);
+      failed = true;
+    }
+    asio::post(executor, [self = std::move(self), reply = std::move(reply), failed]() mutable {
+      self->OnCommandDone(std::move(reply), failed);
+    });
+  });
+  args_.clear();
+}
+
+void Connection::OnCommandDone(std::string reply, bool failed) {
+  command_running_ = false;
+  if (closed_) return;
+  if (failed) return Close();
+  last_activity_ = std::chrono::steady_clock::now();
+  Process([&] { out_ += reply; });
 }
 
 bool Connection::RunRequests() {
   const uint64_t max_output = server_->config->max_output_bytes;
-  while (!stop_reading_) {
+  while (!stop_reading_ && !command_running_) {
+    if (out_.size() + writing_.size() > max_output) {
+      // A client that sends requests and does not read the replies: it would hold the
+      // server's memory without bound.
+      Close();
+      return false;
+    }
     const RespParser::Result r = parser_.Next(&args_);
     if (r == RespParser::Result::kNeedMore) break;
     if (r == RespParser::Result::kError) {
@@ -79,14 +123,16 @@ bool Connection::RunRequests() {
       stop_reading_ = true;
       break;
     }
+    if (server_->sync_pool != nullptr && IsWriteCommand(args_)) {
+      RunOnSyncThread();
+      break;
+    }
     ExecuteCommand(server_, &client_, args_, &out_);
     if (client_.close_after_reply) stop_reading_ = true;
-    if (out_.size() + writing_.size() > max_output) {
-      // A client that sends requests and does not read the replies: it would hold the
-      // server's memory without bound.
-      Close();
-      return false;
-    }
+  }
+  if (out_.size() + writing_.size() > max_output) {
+    Close();
+    return false;
   }
   return true;
 }
@@ -123,6 +169,8 @@ void Connection::ArmIdleTimer(std::chrono::steady_clock::duration after) {
   idle_timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
     if (ec || self->closed_) return;
     const auto timeout = std::chrono::seconds(self->server_->config->timeout_seconds);
+    // Waiting for its own command (a long write on a sync thread) is not idleness.
+    if (self->command_running_) return self->ArmIdleTimer(timeout);
     const auto idle = std::chrono::steady_clock::now() - self->last_activity_;
     if (idle >= timeout) return self->Close();
     self->ArmIdleTimer(timeout - idle);

@@ -11,6 +11,12 @@
 // the connection is closed at once. A protocol error, QUIT or SHUTDOWN stops reading; the
 // replies already produced are sent, then the connection is closed. A client idle for the
 // configured timeout is closed.
+//
+// With sync always, a write command runs on a sync thread (ServerState::sync_pool) instead of
+// the worker, so that many clients' synced writes share one fdatasync and the worker goes on
+// serving its other connections. Meanwhile this connection neither reads nor runs requests
+// (command_running_), which keeps its requests in order; the command's reply comes back to the
+// worker's thread and is appended to out_ there. Only the command touches client_ meanwhile.
 
 #ifndef SLUICE_TOOLS_SLUICE_SERVER_CONNECTION_H_
 #define SLUICE_TOOLS_SLUICE_SERVER_CONNECTION_H_
@@ -18,6 +24,7 @@
 #include <array>
 #include <asio.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,8 +48,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   void Read();
   void OnRead(const asio::error_code& ec, size_t n);
-  // Runs every complete request buffered; false if the connection was closed.
+  // Runs every complete request buffered (up to one sent to a sync thread); false if the
+  // connection was closed.
   bool RunRequests();
+  // Runs args_ on a sync thread; OnCommandDone continues on the worker's thread.
+  void RunOnSyncThread();
+  void OnCommandDone(std::string reply, bool failed);
+  // Takes new input (bytes read, or a command's reply), runs the requests it completes, sends
+  // what is ready and reads on unless done or waiting for a command. An exception (out of
+  // memory, most likely) closes only this connection.
+  void Process(const std::function<void()>& take_input);
   void Write();
   void OnWrite(const asio::error_code& ec);
   void ArmIdleTimer(std::chrono::steady_clock::duration after);
@@ -58,7 +73,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string out_;      // replies waiting for the write in flight to finish
   std::string writing_;  // the replies being written
   bool write_in_flight_ = false;
-  bool stop_reading_ = false;  // close once every reply produced has been sent
+  bool command_running_ = false;  // a request is running on a sync thread
+  bool stop_reading_ = false;     // close once every reply produced has been sent
   bool closed_ = false;
   std::chrono::steady_clock::time_point last_activity_;
 };

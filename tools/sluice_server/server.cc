@@ -13,9 +13,19 @@ namespace sluice::server {
 Server::Server(ServerState* state) : state_(state) {
   const int n = state_->config->threads > 0 ? state_->config->threads : 1;
   for (int i = 0; i < n; ++i) workers_.push_back(std::make_unique<asio::io_context>(1));
+  if (state_->config->sync) {
+    sync_pool_ = std::make_unique<asio::thread_pool>(state_->config->sync_threads);
+    state_->sync_pool = sync_pool_.get();
+  }
 }
 
 Server::~Server() {
+  // The sync threads first: their commands post back to the workers' io_contexts.
+  if (sync_pool_ != nullptr) {
+    sync_pool_->join();
+    state_->sync_pool = nullptr;
+    sync_pool_.reset();
+  }
   // Connections (owned by their pending handlers) go with their io_context; the acceptor and
   // the signal set first, since they belong to worker 0.
   retry_timer_.reset();
@@ -93,6 +103,12 @@ void Server::Run() {
     workers_[0]->run();
   }
   for (auto& t : threads) t.join();
+  // Commands already running on sync threads complete in the DB (their replies are not sent);
+  // those still queued are dropped, unacknowledged.
+  if (sync_pool_ != nullptr) {
+    sync_pool_->stop();
+    sync_pool_->join();
+  }
 }
 
 void Server::Stop() {

@@ -6,9 +6,15 @@
 // threads; only the DB (thread-safe, gets never block) and ServerState's counters are.
 // Thousands of idle connections cost a socket and a small buffer each, no thread.
 //
+// With sync always, write commands run on a pool of sync threads (config sync-threads), where
+// concurrent synced writes share fdatasyncs (the engine's group commit) while the workers go on
+// serving.
+//
 // Stop() (SHUTDOWN, SIGTERM, SIGINT) may be called from any thread: every io_context stops
-// after the handler it is running, so every command that was acknowledged has completed in the
-// DB before Run() returns. The caller then closes the DB.
+// after the handler it is running, and the sync threads finish the commands they run (queued
+// ones are dropped unacknowledged), so every
+// command that was acknowledged has completed in the DB before Run() returns. The caller then
+// closes the DB.
 
 #ifndef SLUICE_TOOLS_SLUICE_SERVER_SERVER_H_
 #define SLUICE_TOOLS_SLUICE_SERVER_SERVER_H_
@@ -43,6 +49,7 @@ class Server {
 
   ServerState* state_;
   std::vector<std::unique_ptr<asio::io_context>> workers_;
+  std::unique_ptr<asio::thread_pool> sync_pool_;  // with sync always
   std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
   std::unique_ptr<asio::signal_set> signals_;
   std::unique_ptr<asio::steady_timer> retry_timer_;

@@ -211,6 +211,7 @@ void Config(CommandContext& c) {
         {"maxclients", std::to_string(cfg.maxclients)},
         {"timeout", std::to_string(cfg.timeout_seconds)},
         {"sync", cfg.sync ? "always" : "no"},
+        {"sync-threads", std::to_string(cfg.sync_threads)},
         {"appendonly", "yes"},  // every write goes to sluice's write-ahead log
         {"appendfsync", cfg.sync ? "always" : "no"},
         {"save", ""},

@@ -27,6 +27,9 @@ const char* const kHelp[][2] = {
     {"maxclients", "Most clients connected at once (default 10000)"},
     {"timeout", "Close a client idle for this many seconds (default 0: never)"},
     {"sync", "always: sync the log before acknowledging each write; no: do not (default no)"},
+    {"sync-threads",
+     "With sync always: threads that run writes, so that concurrent writes share one fdatasync "
+     "and the event loops go on serving (1-64, default 32)"},
     {"max-request-bytes", "Longest bulk string and request (default 512mb)"},
     {"max-output-bytes",
      "Per client: replies waiting to be sent beyond this close the client "
@@ -117,6 +120,10 @@ Status ApplySetting(std::string_view key_in, std::string_view value, ServerConfi
       c->sync = false;
     else
       return Bad(key, value, "always or no");
+  } else if (key == "sync-threads") {
+    // The engine has 64 write slots: more threads would only wait for one.
+    if (!ParseU64(value, &n) || n == 0 || n > 64) return Bad(key, value, "a thread count (1-64)");
+    c->sync_threads = static_cast<int>(n);
   } else if (key == "max-request-bytes" || key == "proto-max-bulk-len") {
     if (!ParseSize(value, &n) || n == 0) return Bad(key, value, "a size");
     c->max_request_bytes = n;

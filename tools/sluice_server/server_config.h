@@ -27,6 +27,7 @@ struct ServerConfig {
   uint64_t maxclients = 10000;
   uint64_t timeout_seconds = 0;  // idle clients are closed after this long; 0: never
   bool sync = false;             // "sync always": WriteOptions::sync on every write
+  int sync_threads = 32;         // with sync: threads running writes (they share fdatasyncs)
   uint64_t max_request_bytes = 512ull << 20;
   uint64_t max_output_bytes = 256ull << 20;  // per client; beyond it the client is closed
   int threads = 0;                           // 0: one per core

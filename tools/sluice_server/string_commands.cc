@@ -229,19 +229,19 @@ void StrLen(CommandContext& c) {
 
 void AddStringCommands(std::vector<CommandSpec>* t) {
   t->push_back({"get", 2, Get});
-  t->push_back({"set", -3, Set});
-  t->push_back({"setnx", 3, SetNx});
-  t->push_back({"getset", 3, GetSet});
+  t->push_back({"set", -3, Set, false, true});
+  t->push_back({"setnx", 3, SetNx, false, true});
+  t->push_back({"getset", 3, GetSet, false, true});
   t->push_back({"mget", -2, MGet});
-  t->push_back({"mset", -3, MSet});
-  t->push_back({"del", -2, Del});
-  t->push_back({"unlink", -2, Del});
+  t->push_back({"mset", -3, MSet, false, true});
+  t->push_back({"del", -2, Del, false, true});
+  t->push_back({"unlink", -2, Del, false, true});
   t->push_back({"exists", -2, Exists});
-  t->push_back({"incr", 2, Incr});
-  t->push_back({"decr", 2, Decr});
-  t->push_back({"incrby", 3, IncrBy});
-  t->push_back({"decrby", 3, DecrBy});
-  t->push_back({"append", 3, Append});
+  t->push_back({"incr", 2, Incr, false, true});
+  t->push_back({"decr", 2, Decr, false, true});
+  t->push_back({"incrby", 3, IncrBy, false, true});
+  t->push_back({"decrby", 3, DecrBy, false, true});
+  t->push_back({"append", 3, Append, false, true});
   t->push_back({"strlen", 2, StrLen});
 }
 
