@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/server_experiments.sh — sluice-server against redis-server (Debian's package, with
-# appendonly yes) under redis-benchmark: `-t set,get,incr,mset -P 16`, the same clients and
-# requests for every server, RUNS rounds with the servers taking turns so that the machine's
-# noise falls on all. Writes each run's CSV and a summary of medians (requests per second) to
-# bench/results/<date>-server-vs-redis/ (other ENGINES: <date>-server-<engines>/).
+# appendonly yes) under redis-benchmark (`-t $TESTS -P $PIPELINE`, by default
+# `-t set,get,incr,mset -P 16`), the same clients and requests for every server, RUNS rounds with
+# the servers taking turns so that the machine's noise falls on all. Writes each run's CSV and a
+# summary of medians (requests per second) to bench/results/<date>-server-vs-redis/ (other
+# ENGINES: <date>-server-<engines>/; SYNC=always adds -sync).
 #
 #   bench/server_experiments.sh            # N=200000 requests per test, RUNS=5, CLIENTS=50
 #   N=1000000 RUNS=5 bench/server_experiments.sh
@@ -121,10 +122,10 @@ for run in $(seq 1 "$RUNS"); do
   done
 done
 
-python3 - "$out" $ENGINES <<'PY'
+python3 - "$out" "$redis_fsync" $ENGINES <<'PY'
 import csv, glob, os, statistics, sys
-out, engines = sys.argv[1], sys.argv[2:]
-names = {"sluice": "sluice-server", "redis": "redis-server appendonly",
+out, redis_fsync, engines = sys.argv[1], sys.argv[2], sys.argv[3:]
+names = {"sluice": "sluice-server", "redis": f"redis-server appendfsync {redis_fsync}",
          "twemproxy": "3 sluice-servers behind twemproxy"}
 rps = {}  # (engine, test) -> [requests per second]
 for path in sorted(glob.glob(os.path.join(out, "run-*-*.csv"))):

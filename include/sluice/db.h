@@ -74,9 +74,10 @@ class DB {
   virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) = 0;
 
   // A bounded range read: appends to *result up to `limit` pairs with start <= key < end, in
-  // key order (an empty `end` means no upper bound). The pairs form one consistent state that
-  // includes every write completed before the call. For short scans under heavy writes this is
-  // cheaper than an iterator with the FloDB memory component (see docs/design.md).
+  // key order (an empty `end` means no upper bound; options' iterate bounds narrow the range). The
+  // pairs form one consistent state that includes every write completed before the call. For short
+  // scans under heavy writes this is cheaper than an iterator with the FloDB memory component (see
+  // docs/design.md).
   virtual Status Scan(const ReadOptions& options, const Slice& start, const Slice& end,
                       size_t limit, std::vector<std::pair<std::string, std::string>>* result) = 0;
 

@@ -21,11 +21,13 @@ class Iterator {
   virtual ~Iterator() = default;
 
   virtual bool Valid() const = 0;
+  // Every move stays within ReadOptions' iterate bounds, if set: the first/last key means the
+  // first/last key in bounds, and a move past a bound leaves the iterator not Valid().
   virtual void SeekToFirst() = 0;
   virtual void SeekToLast() = 0;
-  // Positions at the first key >= target.
+  // Positions at the first key >= target (and >= the lower bound).
   virtual void Seek(const Slice& target) = 0;
-  // Positions at the last key <= target.
+  // Positions at the last key <= target (and below the upper bound).
   virtual void SeekForPrev(const Slice& target) = 0;
   // REQUIRES: Valid().
   virtual void Next() = 0;

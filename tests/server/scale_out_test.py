@@ -170,7 +170,7 @@ def test_a_restarted_backend_keeps_its_acknowledged_writes(cluster):
     assert on_victim
 
     # SIGKILL: no flush, no clean close. Acknowledged writes are in the WAL (in the page cache:
-    # a process crash does not lose them; `sync yes` also covers power loss).
+    # a process crash does not lose them; `--sync always` also covers power loss).
     victim.stop(signal.SIGKILL)
     others = [k for k in keys if k not in on_victim]
     for k in others[:200]:

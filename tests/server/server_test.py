@@ -1,7 +1,9 @@
 """End-to-end tests of sluice-server (tools/sluice_server) with real clients only: redis-py from
 PyPI, redis-cli and redis-benchmark from Debian's redis-tools; raw sockets only to send
-malformed or partial bytes. Every command of docs/server.md, pipelining, AUTH, errors, bad
-input, many idle clients, a slow reader, and durability across SHUTDOWN, SIGTERM and SIGKILL.
+malformed or partial bytes and to check RESP3's bytes on the wire. Every command of
+docs/server.md, pipelining, RESP2 and RESP3, AUTH, errors, bad input, many idle clients, a slow
+reader, a damaged SST, sync always on sync threads, and durability across SHUTDOWN, SIGTERM and
+SIGKILL.
 
 Run by ctest as ServerTest (SLUICE_SERVER names the binary); by hand:
     SLUICE_SERVER=build/dev/tools/sluice-server python3 -m pytest -q tests/server
@@ -480,8 +482,9 @@ def test_an_unreadable_key_is_an_error_not_nil(make_server):
             bad = bad or k
     assert bad and good
     # MGET with one unreadable key: the error, not a nil that would pass for a missing key.
-    with pytest.raises(redis.ResponseError, match="Corruption"):
+    with pytest.raises(redis.ResponseError, match="Corruption") as e:
         c.mget([good, bad])
+    assert damaged.rsplit("/", 1)[1] in str(e.value)
     assert c.get(good) == b"v" * 100  # the connection goes on
 
 

@@ -4,8 +4,9 @@
 // request's arguments (args[0] is the command name as sent) that appends exactly one reply to
 // the output buffer. The table checks arity and authentication before a command runs, so a
 // command sees only argument counts its arity allows. Commands run on the client's worker
-// thread and may run concurrently on others: everything shared is the thread-safe DB, atomics,
-// and ScanCursors (locked inside).
+// thread (with sync always, write commands -- CommandSpec::writes -- on a sync thread instead)
+// and may run concurrently on others: everything shared is the thread-safe DB, atomics, and
+// ScanCursors (locked inside).
 
 #ifndef SLUICE_TOOLS_SLUICE_SERVER_COMMAND_TABLE_H_
 #define SLUICE_TOOLS_SLUICE_SERVER_COMMAND_TABLE_H_
@@ -53,7 +54,8 @@ class ScanCursors {
 // Shared by every worker thread.
 struct ServerState {
   DB* db = nullptr;
-  // With sync always: the threads write commands run on (Server owns them); else null.
+  // With sync always: the threads write commands run on (Server owns them); else null. Set
+  // before the workers start and cleared after the pool is joined, so a plain pointer.
   asio::thread_pool* sync_pool = nullptr;
   const ServerConfig* config = nullptr;
   WriteOptions write_options;

@@ -1,9 +1,11 @@
 // tools/sluice_server/connection.h — one client connection: read requests, run them, write
 // the replies.
 //
-// A Connection lives on one worker's io_context and only that worker's thread touches it, so it
-// needs no lock. It owns itself through the shared_ptr its pending asynchronous operations
-// hold: when the socket is closed and the last operation completes, it is destroyed.
+// A Connection lives on one worker's io_context and only that worker's thread touches it (but
+// for a write on a sync thread, below), so it needs no lock. It owns itself through the
+// shared_ptr its pending asynchronous operations hold (and a command on a sync thread, which
+// hands its reference back with the reply): when the socket is closed and the last of them
+// completes, it is destroyed.
 //
 // Invariants: requests are run in the order they arrive and their replies are written in that
 // order (pipelining). At most one write is in flight; replies produced meanwhile wait in out_.

@@ -162,8 +162,8 @@ void AddKeyspaceCommands(std::vector<CommandSpec>* t) {
   t->push_back({"keys", 2, Keys});
   t->push_back({"dbsize", 1, DbSize});
   t->push_back({"type", 2, Type});
-  t->push_back({"flushall", -1, FlushAll, false, true});
-  t->push_back({"flushdb", -1, FlushAll, false, true});
+  t->push_back({"flushall", -1, FlushAll, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"flushdb", -1, FlushAll, /*allowed_before_auth=*/false, /*writes=*/true});
 }
 
 }  // namespace sluice::server

@@ -8,7 +8,8 @@
 //   sluice-server --config /etc/sluice-server.conf --requirepass secret
 //
 // Prints "sluice-server ready on HOST:PORT" on stdout once it accepts connections. SHUTDOWN,
-// SIGTERM and SIGINT stop it cleanly: the commands already running finish, the database is
+// SIGTERM and SIGINT stop it cleanly: the commands already running finish (with sync always, a
+// write still queued for a sync thread may run or be dropped, unacknowledged), the database is
 // flushed and closed, and the exit code is 0. A bad setting exits with 2, a database or address
 // that cannot be opened with 1.
 

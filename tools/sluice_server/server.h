@@ -2,8 +2,9 @@
 //
 // There are `threads` workers, each running its own asio::io_context on its own thread. One
 // acceptor (on worker 0) hands the accepted sockets to the workers round-robin, and a
-// connection then lives on its worker for good, so no connection state is ever shared between
-// threads; only the DB (thread-safe, gets never block) and ServerState's counters are.
+// connection then lives on its worker for good, so connection state is not shared between
+// workers (a write command on a sync thread borrows its connection's client state while it
+// runs); only the DB (thread-safe, gets never block) and ServerState's counters are.
 // Thousands of idle connections cost a socket and a small buffer each, no thread.
 //
 // With sync always, write commands run on a pool of sync threads (config sync-threads), where
@@ -11,10 +12,9 @@
 // serving.
 //
 // Stop() (SHUTDOWN, SIGTERM, SIGINT) may be called from any thread: every io_context stops
-// after the handler it is running, and the sync threads finish the commands they run (queued
-// ones are dropped unacknowledged), so every
-// command that was acknowledged has completed in the DB before Run() returns. The caller then
-// closes the DB.
+// after the handler it is running, and the sync threads finish the commands they run (a write
+// still queued for one may run or be dropped; neither is acknowledged), so every command that
+// was acknowledged has completed in the DB before Run() returns. The caller then closes the DB.
 
 #ifndef SLUICE_TOOLS_SLUICE_SERVER_SERVER_H_
 #define SLUICE_TOOLS_SLUICE_SERVER_SERVER_H_

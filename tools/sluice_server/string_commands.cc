@@ -229,19 +229,19 @@ void StrLen(CommandContext& c) {
 
 void AddStringCommands(std::vector<CommandSpec>* t) {
   t->push_back({"get", 2, Get});
-  t->push_back({"set", -3, Set, false, true});
-  t->push_back({"setnx", 3, SetNx, false, true});
-  t->push_back({"getset", 3, GetSet, false, true});
+  t->push_back({"set", -3, Set, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"setnx", 3, SetNx, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"getset", 3, GetSet, /*allowed_before_auth=*/false, /*writes=*/true});
   t->push_back({"mget", -2, MGet});
-  t->push_back({"mset", -3, MSet, false, true});
-  t->push_back({"del", -2, Del, false, true});
-  t->push_back({"unlink", -2, Del, false, true});
+  t->push_back({"mset", -3, MSet, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"del", -2, Del, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"unlink", -2, Del, /*allowed_before_auth=*/false, /*writes=*/true});
   t->push_back({"exists", -2, Exists});
-  t->push_back({"incr", 2, Incr, false, true});
-  t->push_back({"decr", 2, Decr, false, true});
-  t->push_back({"incrby", 3, IncrBy, false, true});
-  t->push_back({"decrby", 3, DecrBy, false, true});
-  t->push_back({"append", 3, Append, false, true});
+  t->push_back({"incr", 2, Incr, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"decr", 2, Decr, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"incrby", 3, IncrBy, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"decrby", 3, DecrBy, /*allowed_before_auth=*/false, /*writes=*/true});
+  t->push_back({"append", 3, Append, /*allowed_before_auth=*/false, /*writes=*/true});
   t->push_back({"strlen", 2, StrLen});
 }
 
