@@ -56,11 +56,8 @@ class DBIter final : public Iterator {
     ClearSaved();
     if (upper_) {
       // Just before the first entry of the first key >= upper_ (or at the very last entry).
-      saved_key_.clear();
-      AppendInternalKey(&saved_key_,
-                        ParsedInternalKey(*upper_, kMaxSequenceNumber, kValueTypeForSeek));
-      iter_->Seek(saved_key_);
-      saved_key_.clear();
+      SetSeekKey(*upper_);
+      iter_->Seek(seek_key_);
       if (iter_->Valid()) {
         iter_->Prev();
       } else if (iter_->status().ok()) {
@@ -80,12 +77,11 @@ class DBIter final : public Iterator {
     // which a FloDB scan relies on to notice versions replaced in place (see DBImpl::Scan).
     // The seek key is built before saved_key_ or saved_value_ change: the target may be this
     // iterator's own key() or value(), which in reverse are those strings.
-    std::string seek_key;
-    AppendInternalKey(&seek_key, ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
+    SetSeekKey(target);
     direction_ = kForward;
     ClearSaved();
     saved_key_.clear();
-    iter_->Seek(seek_key);
+    iter_->Seek(seek_key_);
     if (iter_->Valid()) {
       FindNextUserEntry(false);
     } else {
@@ -93,14 +89,14 @@ class DBIter final : public Iterator {
     }
   }
 
-  void SeekForPrev(const Slice& target_arg) override {
-    const std::string target = target_arg.ToString();  // it may be key(): Seek changes that
-    Seek(target);
+  void SeekForPrev(const Slice& target) override {
+    prev_target_.assign(target.data(), target.size());  // it may be key(): Seek changes that
+    Seek(prev_target_);
     if (!Valid()) {
       if (status().ok()) SeekToLast();
       return;
     }
-    if (key().compare(Slice(target)) > 0) Prev();
+    if (key().compare(Slice(prev_target_)) > 0) Prev();
   }
 
   void Next() override {
@@ -151,6 +147,13 @@ class DBIter final : public Iterator {
 
  private:
   enum Direction { kForward, kReverse };
+
+  // seek_key_ = the internal key that sorts before every entry of user key `target`. Never
+  // called with seek_key_ itself (key() and value() are never it).
+  void SetSeekKey(const Slice& target) {
+    seek_key_.clear();
+    AppendInternalKey(&seek_key_, ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
+  }
 
   void ClearSaved() {
     saved_value_.clear();
@@ -242,6 +245,8 @@ class DBIter final : public Iterator {
   bool valid_ = false;
   std::string saved_key_;    // reverse: current key; forward: key being skipped
   std::string saved_value_;  // reverse: current value
+  std::string seek_key_;     // Seek's and SeekToLast's internal key (reused buffer)
+  std::string prev_target_;  // SeekForPrev's copy of its target (reused buffer)
   Status status_;
 };
 

@@ -85,16 +85,11 @@ void ReplyUnknown(const std::vector<std::string>& args, std::string* out) {
 
 }  // namespace
 
-bool IsWriteCommand(const std::vector<std::string>& args) {
-  const CommandSpec* spec = args.empty() ? nullptr : Lookup(Lower(args[0]));
-  return spec != nullptr && spec->writes;
-}
+const CommandSpec* FindCommand(std::string_view name) { return Lookup(Lower(name)); }
 
-void ExecuteCommand(ServerState* server, ClientState* client, std::vector<std::string>& args,
-                    std::string* out) {
+void ExecuteCommand(ServerState* server, ClientState* client, const CommandSpec* spec,
+                    std::vector<std::string>& args, std::string* out) {
   server->total_commands.fetch_add(1, std::memory_order_relaxed);
-  const std::string name = Lower(args[0]);
-  const CommandSpec* spec = Lookup(name);
   const bool needs_auth = !server->config->requirepass.empty() && !client->authenticated;
   if (needs_auth && (spec == nullptr || !spec->allowed_before_auth)) {
     ReplyError(out, "NOAUTH Authentication required.");
@@ -106,7 +101,7 @@ void ExecuteCommand(ServerState* server, ClientState* client, std::vector<std::s
   }
   const int n = static_cast<int>(std::min<size_t>(args.size(), 1 << 30));
   if ((spec->arity > 0 && n != spec->arity) || (spec->arity < 0 && n < -spec->arity)) {
-    ReplyError(out, "ERR wrong number of arguments for '" + name + "' command");
+    ReplyError(out, "ERR wrong number of arguments for '" + std::string(spec->name) + "' command");
     return;
   }
   CommandContext ctx{server, client, args, out};

@@ -106,13 +106,13 @@ void AddServerCommands(std::vector<CommandSpec>* table);
 // Every command sluice-server knows, sorted by name (COMMAND lists them).
 const std::vector<CommandSpec>& AllCommands();
 
-// True if args names a command that changes the database (CommandSpec::writes).
-bool IsWriteCommand(const std::vector<std::string>& args);
+// The command named `name` as sent (any case); nullptr if there is none.
+const CommandSpec* FindCommand(std::string_view name);
 
-// Runs one request: looks the command up, checks authentication and arity, runs it, and
-// appends its reply (or the error) to *out.
-void ExecuteCommand(ServerState* server, ClientState* client, std::vector<std::string>& args,
-                    std::string* out);
+// Runs one request whose command FindCommand(args[0]) gave (`spec`, nullptr for an unknown
+// one): checks authentication and arity, runs it, and appends its reply (or the error) to *out.
+void ExecuteCommand(ServerState* server, ClientState* client, const CommandSpec* spec,
+                    std::vector<std::string>& args, std::string* out);
 
 // Shared helpers of the command groups.
 // Redis's strict integer syntax: optional '-', no '+', no leading zeros or blanks, fits int64.

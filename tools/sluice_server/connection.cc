@@ -77,17 +77,17 @@ void Connection::Process(const std::function<void()>& take_input) {
   if (!stop_reading_ && !command_running_) Read();
 }
 
-void Connection::RunOnSyncThread() {
+void Connection::RunOnSyncThread(const CommandSpec* spec) {
   command_running_ = true;
   // The pool's post and the post back order every access to client_ and the args: the worker
   // does not touch them while the command runs. The sync thread hands its reference back with
   // the reply, so the connection is never destroyed there.
   asio::post(*server_->sync_pool, [self = shared_from_this(), executor = socket_.get_executor(),
-                                   args = std::move(args_)]() mutable {
+                                   spec, args = std::move(args_)]() mutable {
     std::string reply;
     bool failed = false;
     try {
-      ExecuteCommand(self->server_, &self->client_, args, &reply);
+      ExecuteCommand(self->server_, &self->client_, spec, args, &reply);
     } catch (const std::exception& e) {
       LogClosing(self->client_.id, e);
       failed = true;
@@ -123,11 +123,12 @@ bool Connection::RunRequests() {
       stop_reading_ = true;
       break;
     }
-    if (server_->sync_pool != nullptr && IsWriteCommand(args_)) {
-      RunOnSyncThread();
+    const CommandSpec* spec = FindCommand(args_[0]);
+    if (server_->sync_pool != nullptr && spec != nullptr && spec->writes) {
+      RunOnSyncThread(spec);
       break;
     }
-    ExecuteCommand(server_, &client_, args_, &out_);
+    ExecuteCommand(server_, &client_, spec, args_, &out_);
     if (client_.close_after_reply) stop_reading_ = true;
   }
   if (out_.size() + writing_.size() > max_output) {

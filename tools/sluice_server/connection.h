@@ -53,8 +53,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Runs every complete request buffered (up to one sent to a sync thread); false if the
   // connection was closed.
   bool RunRequests();
-  // Runs args_ on a sync thread; OnCommandDone continues on the worker's thread.
-  void RunOnSyncThread();
+  // Runs args_ (command `spec`) on a sync thread; OnCommandDone continues on the worker's
+  // thread.
+  void RunOnSyncThread(const CommandSpec* spec);
   void OnCommandDone(std::string reply, bool failed);
   // Takes new input (bytes read, or a command's reply), runs the requests it completes, sends
   // what is ready and reads on unless done or waiting for a command. An exception (out of
