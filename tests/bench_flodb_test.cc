@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "memory/flodb_stats.h"
+#include "memory/flodb/flodb_stats.h"
 #include "sluice/options.h"
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/benchmark_runner.h"
@@ -343,7 +343,7 @@ TEST(BenchFloDBCountersTest, ReadsTheCountersOfTheStatsProperty) {
   EXPECT_EQ(FindMetric(m, kFloDBWrites).value_or(-1), 1000);
   EXPECT_EQ(FindMetric(m, kFloDBInMembuffer).value_or(-1), 950);
   EXPECT_EQ(FindMetric(m, kFloDBMembufferInPlace).value_or(-1), 50);
-  EXPECT_EQ(FindMetric(m, kFloDBMemtableInPlace).value_or(-1), 7);
+  EXPECT_EQ(FindMetric(m, kSortedLevelInPlace).value_or(-1), 7);
   EXPECT_EQ(FindMetric(m, kFloDBDrained).value_or(-1), 800);
   EXPECT_EQ(FindMetric(m, kFloDBMultiInsertHops).value_or(-1), 2000);
   EXPECT_EQ(FindMetric(m, kFloDBScans).value_or(-1), 10);

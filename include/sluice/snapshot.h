@@ -14,7 +14,7 @@ namespace sluice {
 
 class Snapshot {
  public:
-  // The sequence number (timestamp) this snapshot reads at.
+  // The sequence number this snapshot reads at.
   virtual uint64_t sequence() const = 0;
 
  protected:

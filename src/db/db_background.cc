@@ -13,9 +13,9 @@
 #include <algorithm>
 
 #include "db/db_impl.h"
-#include "db/filename.h"
+#include "base/filename.h"
 #include "db/merge_job.h"
-#include "db/merging_iterator.h"
+#include "base/merging_iterator.h"
 #include "util/epoch.h"
 #include "util/kill_point.h"
 #include "util/logging.h"
@@ -39,8 +39,8 @@ void DBImpl::StopBackgroundThreads() {
   bg_threads_.clear();
 }
 
-void DBImpl::InstallSuperVersion(std::shared_ptr<MemTable> mem,
-                                 std::vector<std::shared_ptr<MemTable>> imms,
+void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
+                                 std::vector<std::shared_ptr<LoggedComponent>> imms,
                                  std::shared_ptr<const Version> version) {
   auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
   // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
@@ -87,7 +87,7 @@ void DBImpl::BackgroundLoop() {
 }
 
 Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
-  std::shared_ptr<MemTable> imm = CurrentSuperVersion()->imms.back();
+  std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion()->imms.back();
   lock->unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them.
@@ -102,12 +102,12 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   }
   VersionEdit edit;
   uint64_t bytes = 0;
-  Status s = WriteLevel0Table(imm->rep.get(), &edit, &bytes);
+  Status s = WriteLevel0Table(imm->component.get(), &edit, &bytes);
   lock->lock();
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.table_written");
   SuperVersion* sv = CurrentSuperVersion();
-  std::vector<std::shared_ptr<MemTable>> imms = sv->imms;
+  std::vector<std::shared_ptr<LoggedComponent>> imms = sv->imms;
   imms.pop_back();  // imm: only this thread removes immutable components
   // WAL files older than the oldest component still in memory hold nothing unflushed.
   edit.SetLogNumber(imms.empty() ? sv->mem->log_number : imms.back()->log_number);
@@ -226,7 +226,7 @@ void DBImpl::DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock) {
   lock->lock();
 }
 
-Status DBImpl::WaitForFlushes(const MemTable* target) {
+Status DBImpl::WaitForFlushes(const LoggedComponent* target) {
   std::unique_lock<std::mutex> l(mutex_);
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
@@ -248,9 +248,9 @@ Status DBImpl::Flush() {
   }
   Status s = BackgroundError();
   if (!s.ok()) return s;
-  s = SwitchMemTable(nullptr, /*force=*/true);
+  s = SwitchMemoryComponent(nullptr, /*force=*/true);
   if (!s.ok()) return s;
-  const MemTable* newest = nullptr;
+  const LoggedComponent* newest = nullptr;
   {
     std::lock_guard<std::mutex> l(mutex_);
     const auto& imms = CurrentSuperVersion()->imms;

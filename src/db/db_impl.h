@@ -30,13 +30,13 @@
 #include <vector>
 
 #include "db/db_stats.h"
-#include "db/memtable.h"
+#include "db/super_version.h"
 #include "db/merge_job.h"
 #include "db/snapshot_list.h"
-#include "db/timestamp_oracle.h"
+#include "db/sequence_oracle.h"
 #include "db/write_stamps.h"
-#include "memory/adaptive_policy.h"
-#include "memory/flodb_stats.h"
+#include "memory/adaptive/adaptive_policy.h"
+#include "memory/flodb/flodb_stats.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
 #include "table/table_cache.h"
@@ -91,7 +91,7 @@ class DBImpl final : public DB {
                        SequenceNumber* max_sequence);
   Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
   Status CheckVersionFiles();
-  Status NewMemTable(std::shared_ptr<MemTable>* result);
+  Status NewLoggedComponent(std::shared_ptr<LoggedComponent>* result);
   // The options every flush and compaction of this DB writes SST files with.
   MergeJobOptions NewMergeJobOptions();
   void RemoveObsoleteFilesOnOpen();
@@ -103,7 +103,7 @@ class DBImpl final : public DB {
   struct ReservedWrite {
     int slot = -1;
     bool multi = false;
-    uint64_t key_tag = TimestampOracle::kAnyKey;  // of the one key of a single-update write
+    uint64_t key_tag = SequenceOracle::kAnyKey;  // of the one key of a single-update write
     SequenceNumber seq = 0;
     log::Writer::Reservation reservation;
   };
@@ -117,7 +117,7 @@ class DBImpl final : public DB {
   // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
   // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
   // section that pins mem.
-  Status ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBatch* batch,
+  Status ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
                       ReservedWrite* w);
   // Commits the reserved record (syncing as asked) and applies the batch to sv->mem unless it
   // is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
@@ -125,7 +125,7 @@ class DBImpl final : public DB {
   Status CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
                        ReservedWrite* w);
   Status WaitForRoom(bool* delayed);
-  Status SwitchMemTable(const MemTable* full, bool force);
+  Status SwitchMemoryComponent(const LoggedComponent* full, bool force);
 
   // --- db_rmw.cc ---
   enum class ModifyAction { kKeep, kPut, kDelete };
@@ -175,11 +175,11 @@ class DBImpl final : public DB {
   void DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock);
   void SetBackgroundError(const Status& s);  // REQUIRES: mutex_ held
   Status BackgroundError();                  // lock-free check
-  Status WaitForFlushes(const MemTable* target);
+  Status WaitForFlushes(const LoggedComponent* target);
 
   // Publishes a new SuperVersion. REQUIRES: mutex_ held.
-  void InstallSuperVersion(std::shared_ptr<MemTable> mem,
-                           std::vector<std::shared_ptr<MemTable>> imms,
+  void InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
+                           std::vector<std::shared_ptr<LoggedComponent>> imms,
                            std::shared_ptr<const Version> version);
   // The current SuperVersion. REQUIRES: mutex_ held (no install can retire it meanwhile).
   SuperVersion* CurrentSuperVersion() const {
@@ -195,7 +195,7 @@ class DBImpl final : public DB {
   std::unique_ptr<TableCache> table_cache_;
   std::shared_ptr<FileRegistry> file_registry_;
   std::unique_ptr<VersionSet> versions_;  // guarded by mutex_
-  TimestampOracle oracle_;
+  SequenceOracle oracle_;
   WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
   // Counters of the FloDB components (shared by all of them; null for other components).

@@ -18,7 +18,7 @@
 #include <algorithm>
 
 #include "db/db_impl.h"
-#include "db/filename.h"
+#include "base/filename.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
 #include "util/epoch.h"
@@ -185,8 +185,8 @@ Status DBImpl::Open() {
   if (!s.ok()) return s;
   oracle_.AdvanceTo(max_sequence);
 
-  std::shared_ptr<MemTable> mem;
-  s = NewMemTable(&mem);
+  std::shared_ptr<LoggedComponent> mem;
+  s = NewLoggedComponent(&mem);
   if (!s.ok()) return s;
   edit.SetLogNumber(mem->log_number);
   {
@@ -429,7 +429,7 @@ MergeJobOptions DBImpl::NewMergeJobOptions() {
   return job;
 }
 
-Status DBImpl::NewMemTable(std::shared_ptr<MemTable>* result) {
+Status DBImpl::NewLoggedComponent(std::shared_ptr<LoggedComponent>* result) {
   std::unique_ptr<MemoryComponent> rep;
   Status s = NewMemoryComponent(options_, ComponentContext(), &rep);
   if (!s.ok()) return s;
@@ -438,7 +438,7 @@ Status DBImpl::NewMemTable(std::shared_ptr<MemTable>* result) {
   std::unique_ptr<WritableFile> file;
   s = env_->NewWritableFile(fname, &file);
   if (!s.ok()) return s;
-  *result = std::make_shared<MemTable>(
+  *result = std::make_shared<LoggedComponent>(
       std::move(rep), std::make_unique<log::Writer>(std::move(file), fname), number);
   return Status::OK();
 }
@@ -484,7 +484,7 @@ Status DBImpl::Close() {
       for (const auto& imm : sv->imms) unlogged = unlogged || imm->has_unlogged_writes.load();
     }
     if (unlogged && BackgroundError().ok()) {
-      Status s = SwitchMemTable(nullptr, /*force=*/true);
+      Status s = SwitchMemoryComponent(nullptr, /*force=*/true);
       if (s.ok()) s = WaitForFlushes(nullptr);
       if (!s.ok()) result = s;
     }

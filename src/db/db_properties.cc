@@ -93,8 +93,8 @@ uint64_t DBImpl::EstimateNumKeys() {
     std::lock_guard<std::mutex> l(mutex_);
     v = versions_->current();
     SuperVersion* sv = CurrentSuperVersion();
-    n = static_cast<int64_t>(sv->mem->rep->NumEntries());
-    for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->rep->NumEntries());
+    n = static_cast<int64_t>(sv->mem->component->NumEntries());
+    for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->component->NumEntries());
   }
   for (int level = 0; level < v->num_levels(); level++) {
     for (const auto& f : v->files(level)) {
@@ -149,11 +149,11 @@ nlohmann::ordered_json DBImpl::StatsJson() {
   j["levels"] = std::move(levels);
 
   uint64_t immutable_bytes = 0;
-  for (const auto& imm : sv->imms) immutable_bytes += imm->rep->ApproximateMemoryUsage();
+  for (const auto& imm : sv->imms) immutable_bytes += imm->component->ApproximateMemoryUsage();
   j["memory"] = {
-      {"component", sv->mem->rep->Name()},
-      {"mutable_bytes", sv->mem->rep->ApproximateMemoryUsage()},
-      {"mutable_entries", sv->mem->rep->NumEntries()},
+      {"component", sv->mem->component->Name()},
+      {"mutable_bytes", sv->mem->component->ApproximateMemoryUsage()},
+      {"mutable_entries", sv->mem->component->NumEntries()},
       {"immutable_components", sv->imms.size()},
       {"immutable_bytes", immutable_bytes},
   };

@@ -8,7 +8,7 @@
 
 #include "db/db_impl.h"
 #include "db/db_iter.h"
-#include "db/merging_iterator.h"
+#include "base/merging_iterator.h"
 #include "util/epoch.h"
 #include "util/logging.h"
 
@@ -31,9 +31,9 @@ Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options,
   const bool latest = options.snapshot == nullptr;
   SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
 
-  auto search = [&](MemTable* mem, bool* done) -> Status {
+  auto search = [&](LoggedComponent* mem, bool* done) -> Status {
     MemoryLookup r;
-    while (mem->rep->Get(key, read_seq, &r)) {
+    while (mem->component->Get(key, read_seq, &r)) {
       if (latest && oracle_.IsBatchInFlight(r.sequence)) {
         if (skipped_batch != nullptr) *skipped_batch = r.sequence;
         read_seq = r.sequence - 1;  // not visible yet: look at older versions
@@ -177,9 +177,9 @@ SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
   bool piggybacked = false;
   // Older components first: writers still finishing in them are older than anything new.
   for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
-    (*it)->rep->PrepareScan(/*allow_piggyback=*/true, &piggybacked);
+    (*it)->component->PrepareScan(/*allow_piggyback=*/true, &piggybacked);
   }
-  SequenceNumber seq = sv->mem->rep->PrepareScan(allow_piggyback, &piggybacked);
+  SequenceNumber seq = sv->mem->component->PrepareScan(allow_piggyback, &piggybacked);
   seq = std::min(seq, oracle_.LastSequence());
   // Every write at or below seq is then in a component we read, or about to be: wait for it.
   oracle_.WaitForWritesUpTo(seq);
@@ -190,12 +190,12 @@ std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
     SuperVersion* sv, const ReadOptions& options, SequenceNumber guard_seq, std::string* newer_key,
     bool* newer_seen) {
   std::vector<std::unique_ptr<InternalIterator>> children;
-  auto add_mem = [&](const std::shared_ptr<MemTable>& m, bool guard) {
-    std::unique_ptr<InternalIterator> it = m->rep->NewIterator();
+  auto add_mem = [&](const std::shared_ptr<LoggedComponent>& m, bool guard) {
+    std::unique_ptr<InternalIterator> it = m->component->NewIterator();
     if (guard) {
       it = std::make_unique<NewerVersionGuard>(std::move(it), guard_seq, newer_key, newer_seen);
     }
-    std::shared_ptr<MemTable> pin = m;
+    std::shared_ptr<LoggedComponent> pin = m;
     it->RegisterCleanup([pin]() mutable { pin.reset(); });
     children.push_back(std::move(it));
   };
@@ -221,7 +221,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
   }
   epoch::Guard guard;
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-  const bool in_place = sv->mem->rep->ReplacesInPlace();
+  const bool in_place = sv->mem->component->ReplacesInPlace();
   SequenceNumber seq;
   const Snapshot* registration = nullptr;
   if (options.snapshot != nullptr) {
@@ -283,7 +283,7 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
   bool in_place;
   {
     epoch::Guard guard;
-    in_place = super_version_.load(std::memory_order_acquire)->mem->rep->ReplacesInPlace();
+    in_place = super_version_.load(std::memory_order_acquire)->mem->component->ReplacesInPlace();
   }
   if (!in_place || options.snapshot != nullptr) {
     return ScanWithIterator(options, start, end, cap, result);
@@ -337,7 +337,7 @@ const Snapshot* DBImpl::GetSnapshot() {
   bool in_place;
   {
     epoch::Guard guard;
-    in_place = super_version_.load(std::memory_order_acquire)->mem->rep->ReplacesInPlace();
+    in_place = super_version_.load(std::memory_order_acquire)->mem->component->ReplacesInPlace();
   }
   if (in_place) {
     // Linearizable, and registered before its sequence number is chosen (see SnapshotList).
@@ -352,8 +352,8 @@ void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) { snapshots_.Release(snap
 uint64_t DBImpl::MemoryUsage() {
   epoch::Guard guard;
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-  uint64_t total = sv->mem->rep->ApproximateMemoryUsage();
-  for (const auto& imm : sv->imms) total += imm->rep->ApproximateMemoryUsage();
+  uint64_t total = sv->mem->component->ApproximateMemoryUsage();
+  for (const auto& imm : sv->imms) total += imm->component->ApproximateMemoryUsage();
   return total;
 }
 

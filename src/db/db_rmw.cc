@@ -9,16 +9,16 @@
 //      batch may have bumped the stamp already, so step 5 could not see that the read missed it.
 //   2. Run the caller's decision on that value, outside any epoch section or slot. If it keeps
 //      the state the key has, the call ends here: it was a read, linearized at step 1.
-//   3. Reserve the WAL record on the current mutable component and take timestamp ts, as every
+//   3. Reserve the WAL record on the current mutable component and take sequence number ts, as every
 //      write does (Busy: a switch is under way; start over).
 //   4. FenceBelow(ts, key): afterwards every write to the key ordered before ts has finished,
-//      and no write can still be ordered before ts (a writer that drew a smaller timestamp but
+//      and no write can still be ordered before ts (a writer that drew a smaller sequence number but
 //      had not published it takes a new one). Writes to other keys are not waited for.
 //   5. Validate: the key's write stamp must not have moved since step 1.
 //   6. Valid: log and apply the new version with ts. Conflict: fill the WAL reservation with
 //      the batch marked aborted (a reservation must be filled), release ts, start over.
 //
-// Why this is linearizable. Order every write by its timestamp. Writes ordered after ts may
+// Why this is linearizable. Order every write by its sequence number. Writes ordered after ts may
 // land at any time; they come after this RMW, so its read need not include them. Take a write
 // w to the key ordered before ts: by step 5 it has finished, so its bump is visible (it bumped
 // before releasing its Active slot, which the fence observed, or the fence skipped it because
@@ -31,8 +31,8 @@
 // hash collision, a harmless retry), and a successful attempt is atomic at ts.
 //
 // Why the fence (not in the paper's Algorithm 3). The paper detects conflicts by a CAS on the
-// skiplist predecessor of the new node. With timestamps drawn before insertion that is not
-// enough: a put that drew a smaller timestamp than the RMW but inserts after it lands behind
+// skiplist predecessor of the new node. With sequence numbers drawn before insertion that is not
+// enough: a put that drew a smaller sequence number than the RMW but inserts after it lands behind
 // the RMW's version and vanishes, although the RMW's result did not include it — a lost
 // update (a linearizability checker finds it). After the fence no such put exists, and a
 // per-key stamp replaces the CAS: O(1), independent of the memory component (Membuffer entry,
@@ -41,7 +41,7 @@
 // Progress: no lock is taken and the caller's function runs outside any slot or epoch section.
 // An attempt fails only because another write to the key (or to a key sharing its stamp, a
 // 1-in-16384 chance per write) committed in between: some write made progress. The
-// fence waits only for writes to the same key that already hold a smaller timestamp to finish
+// fence waits only for writes to the same key that already hold a smaller sequence number to finish
 // inserting (and for multi-update batches, whose keys are not tracked in Active).
 
 #include <fmt/format.h>
@@ -62,7 +62,7 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     return Status::InvalidArgument(fmt::format("key of {} bytes exceeds Options::max_key_size ({})",
                                                key.size(), options_.max_key_size));
   }
-  const uint64_t key_tag = TimestampOracle::KeyTag(key);
+  const uint64_t key_tag = SequenceOracle::KeyTag(key);
   bool delayed = false;
   std::string current;
   std::string& value = *final_value;
@@ -122,7 +122,7 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
       batch.Delete(key);
     }
 
-    // Step 3: timestamp and WAL reservation on the current mutable component.
+    // Step 3: sequence number and WAL reservation on the current mutable component.
     SuperVersion* sv = nullptr;
     ReservedWrite w;
     w.key_tag = key_tag;

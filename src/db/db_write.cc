@@ -134,12 +134,12 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   *sv = super_version_.load(std::memory_order_acquire);
   // A component that holds nothing is never switched out, even if its empty structure alone
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
-  if (((*sv)->mem->rep->ApproximateMemoryUsage() >= options_.write_buffer_size ||
-       (*sv)->mem->rep->WantsEarlySwitch()) &&
-      (*sv)->mem->rep->HasEntries()) {
-    const MemTable* full = (*sv)->mem.get();  // only compared by SwitchMemTable: no use after Exit
+  if (((*sv)->mem->component->ApproximateMemoryUsage() >= options_.write_buffer_size ||
+       (*sv)->mem->component->WantsEarlySwitch()) &&
+      (*sv)->mem->component->HasEntries()) {
+    const LoggedComponent* full = (*sv)->mem.get();  // only compared by SwitchMemoryComponent: no use after Exit
     epoch::Exit();
-    Status s = SwitchMemTable(full, /*force=*/false);
+    Status s = SwitchMemoryComponent(full, /*force=*/false);
     *retry = s.ok();
     return s;
   }
@@ -155,17 +155,17 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   return s;
 }
 
-Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBatch* batch,
+Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
                             ReservedWrite* w) {
   w->multi = WriteBatchInternal::Count(batch) > 1;
   // A single-update write names its key, so a read-modify-write of another key need not wait
-  // for it (TimestampOracle::FenceBelow).
+  // for it (SequenceOracle::FenceBelow).
   // (A caller that knows the key's tag already, a read-modify-write, has set it.)
   Slice key;
-  if (w->key_tag == TimestampOracle::kAnyKey && WriteBatchInternal::SingleKey(batch, &key)) {
-    w->key_tag = TimestampOracle::KeyTag(key);
+  if (w->key_tag == SequenceOracle::kAnyKey && WriteBatchInternal::SingleKey(batch, &key)) {
+    w->key_tag = SequenceOracle::KeyTag(key);
   }
-  // An internal key holds 56 bits of sequence (db/dbformat.h): refuse writes well before the
+  // An internal key holds 56 bits of sequence (base/internal_key.h): refuse writes well before the
   // counter could pass that, rather than wrap around. The margin covers every writer that can
   // pass this check at once. (A plain load on the counter's cache line, which the fetch_add in
   // AssignSequence takes anyway.)
@@ -178,7 +178,7 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBat
       options.disable_wal ? log::Writer::kNoRecord : WriteBatchInternal::ByteSize(batch);
   Status s = mem->log->Reserve(size, assign, &w->reservation);
   if (!s.ok()) {
-    oracle_.Release(w->slot, /*multi_entry=*/false);  // no timestamp was published
+    oracle_.Release(w->slot, /*multi_entry=*/false);  // no sequence number was published
     return s;
   }
   WriteBatchInternal::SetSequence(batch, w->seq);
@@ -187,7 +187,7 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, MemTable* mem, WriteBat
 
 Status DBImpl::CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
                              ReservedWrite* w) {
-  MemTable* mem = sv->mem.get();
+  LoggedComponent* mem = sv->mem.get();
   // An aborted read-modify-write's record only fills its reservation: no need to sync it.
   const bool sync = options.sync && !WriteBatchInternal::IsAborted(batch);
   if (options.disable_wal) {
@@ -213,16 +213,16 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, SuperVersion* sv, Writ
     }
     DBStats::Add(&stats_.wal_bytes_written, w->reservation.end - w->reservation.start);
   }
-  // Batches with smaller timestamps take effect first (TimestampOracle::WaitForBatchesBelow).
+  // Batches with smaller sequence numbers take effect first (SequenceOracle::WaitForBatchesBelow).
   if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
-  Status s = WriteBatchInternal::InsertInto(batch, mem->rep.get());
+  Status s = WriteBatchInternal::InsertInto(batch, mem->component.get());
   // After the insertion, before leaving Active (see write_stamps.h).
   if (s.ok() && !WriteBatchInternal::IsAborted(batch)) {
-    if (w->key_tag != TimestampOracle::kAnyKey) {
+    if (w->key_tag != SequenceOracle::kAnyKey) {
       write_stamps_.Bump(w->key_tag);
     } else {
       WriteBatchInternal::ForEachKey(
-          batch, [&](const Slice& k) { write_stamps_.Bump(TimestampOracle::KeyTag(k)); });
+          batch, [&](const Slice& k) { write_stamps_.Bump(SequenceOracle::KeyTag(k)); });
     }
   }
   oracle_.Release(w->slot, w->multi);
@@ -238,7 +238,7 @@ Status DBImpl::SyncWAL() {
   // gone from the SuperVersion is in a synced SST). Oldest first, as a synced write does.
   // The components are pinned, so the fdatasyncs run outside the epoch section (which would
   // hold up reclamation and flushes meanwhile).
-  std::vector<std::shared_ptr<MemTable>> components;
+  std::vector<std::shared_ptr<LoggedComponent>> components;
   {
     epoch::Guard guard;
     SuperVersion* sv = super_version_.load(std::memory_order_acquire);
@@ -254,18 +254,18 @@ Status DBImpl::SyncWAL() {
   return s;
 }
 
-Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {
+Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   std::lock_guard<std::mutex> switch_lock(switch_mu_);
-  std::shared_ptr<MemTable> old;
+  std::shared_ptr<LoggedComponent> old;
   {
     std::unique_lock<std::mutex> l(mutex_);
     SuperVersion* sv = CurrentSuperVersion();
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
-    if (!force && sv->mem->rep->ApproximateMemoryUsage() < options_.write_buffer_size &&
-        !sv->mem->rep->WantsEarlySwitch()) {
+    if (!force && sv->mem->component->ApproximateMemoryUsage() < options_.write_buffer_size &&
+        !sv->mem->component->WantsEarlySwitch()) {
       return Status::OK();
     }
-    if (!sv->mem->rep->HasEntries()) return Status::OK();
+    if (!sv->mem->component->HasEntries()) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     if (static_cast<int>(sv->imms.size()) + 1 >= options_.max_write_buffer_number) {
       const uint64_t start = env_->NowMicros();
@@ -284,8 +284,8 @@ Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {
   }
   // Create the next component and its WAL outside mutex_ (file creation is I/O). Writers that
   // did not notice the old component is full keep writing to it meanwhile.
-  std::shared_ptr<MemTable> fresh;
-  Status s = NewMemTable(&fresh);
+  std::shared_ptr<LoggedComponent> fresh;
+  Status s = NewLoggedComponent(&fresh);
   if (!s.ok()) {
     std::lock_guard<std::mutex> l(mutex_);
     SetBackgroundError(s);
@@ -296,7 +296,7 @@ Status DBImpl::SwitchMemTable(const MemTable* full, bool force) {
   old->log->Seal();
   std::lock_guard<std::mutex> l(mutex_);
   SuperVersion* sv = CurrentSuperVersion();
-  std::vector<std::shared_ptr<MemTable>> imms;
+  std::vector<std::shared_ptr<LoggedComponent>> imms;
   imms.reserve(sv->imms.size() + 1);
   imms.push_back(old);
   imms.insert(imms.end(), sv->imms.begin(), sv->imms.end());

@@ -2,7 +2,7 @@
 
 #include "db/merge_job.h"
 
-#include "db/filename.h"
+#include "base/filename.h"
 #include "table/table_cache.h"
 #include "util/kill_point.h"
 

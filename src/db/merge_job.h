@@ -19,7 +19,7 @@
 
 #include "db/version_pruner.h"
 #include "sluice/env.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "table/table_builder.h"
 #include "version/file_metadata.h"
 

@@ -26,7 +26,7 @@
 #include <mutex>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "memory/memory_component.h"
 #include "sluice/snapshot.h"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 
 namespace sluice {
 

@@ -160,7 +160,7 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
     }
     updates.resize(out);
   }
-  // Readers skip a multi-update batch's versions until it is complete (see TimestampOracle), so
+  // Readers skip a multi-update batch's versions until it is complete (see SequenceOracle), so
   // the versions it replaces must stay readable; the same test as the write path's.
   const bool keep_older = Count(b) > 1;
   for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value, keep_older);

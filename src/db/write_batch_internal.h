@@ -18,7 +18,7 @@
 
 #include <functional>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/write_batch.h"
 
 namespace sluice {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "db/write_batch_internal.h"
 #include "sluice/db.h"
 #include "support/test_util.h"

@@ -28,7 +28,7 @@ class WriteStamps {
   WriteStamps(const WriteStamps&) = delete;
   WriteStamps& operator=(const WriteStamps&) = delete;
 
-  // key_hash: a 64-bit hash of the key (TimestampOracle::KeyTag); its top bits pick the counter.
+  // key_hash: a 64-bit hash of the key (SequenceOracle::KeyTag); its top bits pick the counter.
   uint64_t Read(uint64_t key_hash) const {
     return stamps_[Index(key_hash)].load(std::memory_order_acquire);
   }

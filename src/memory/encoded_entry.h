@@ -14,7 +14,7 @@
 #include <cstring>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "util/coding.h"
 
 namespace sluice {

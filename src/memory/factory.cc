@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "memory/adaptive_component.h"
-#include "memory/adaptive_policy.h"
+#include "memory/adaptive/adaptive_component.h"
+#include "memory/adaptive/adaptive_policy.h"
 #include "memory/encoded_entry.h"
 #include "memory/hash_rep.h"
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
-#include "memory/two_level.h"
+#include "memory/flodb/flodb_component.h"
 #include "memory/vector_rep.h"
 
 namespace sluice {
@@ -56,7 +56,7 @@ const std::vector<Registration>& Registry() {
          f.drain_threads = o.flodb_drain_threads;
          f.use_membuffer = o.flodb_use_membuffer;
          f.multi_insert = o.flodb_multi_insert;
-         return std::make_unique<TwoLevelComponent>(f, c);
+         return std::make_unique<FloDBComponent>(f, c);
        }},
       {"skiplist",
        [](const Options& o, const MemoryComponentContext& c) {

@@ -6,7 +6,7 @@
 #include <new>
 #include <vector>
 
-#include "db/merging_iterator.h"
+#include "base/merging_iterator.h"
 #include "util/hash.h"
 
 namespace sluice {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/db.h"
 #include "support/test_util.h"
 #include "util/random.h"

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "table/format.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "util/comparator.h"
 
 namespace sluice {

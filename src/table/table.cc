@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "table/bloom.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"

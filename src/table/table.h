@@ -25,7 +25,7 @@
 #include "sluice/status.h"
 #include "table/block.h"
 #include "table/format.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "table/table_options.h"
 #include "table/table_properties.h"
 

@@ -8,7 +8,7 @@
 #include <cassert>
 #include <chrono>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "table/compression.h"
 #include "util/coding.h"
 

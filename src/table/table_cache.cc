@@ -2,7 +2,7 @@
 
 #include "table/table_cache.h"
 
-#include "db/filename.h"
+#include "base/filename.h"
 #include "table/table.h"
 #include "util/coding.h"
 

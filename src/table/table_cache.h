@@ -14,7 +14,7 @@
 
 #include "sluice/env.h"
 #include "sluice/options.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "table/table_builder.h"
 #include "util/cache.h"
 

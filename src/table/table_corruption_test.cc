@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "table/block.h"
 #include "table/block_builder.h"
 #include "table/format.h"

@@ -9,7 +9,7 @@
 
 #include <cstddef>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/options.h"
 #include "util/cache.h"
 #include "util/comparator.h"

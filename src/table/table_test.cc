@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "table/block.h"
 #include "table/compression.h"
 #include "table/format.h"

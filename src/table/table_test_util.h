@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/env.h"
 #include "table/table.h"
 #include "table/table_builder.h"

@@ -15,7 +15,7 @@
 #include <functional>
 #include <memory>
 
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace sluice {
 

@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 
 namespace sluice {
 

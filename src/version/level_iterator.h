@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "sluice/options.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "version/version.h"
 
 namespace sluice {

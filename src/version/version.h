@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/options.h"
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "version/file_metadata.h"
 
 namespace sluice {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/status.h"
 #include "version/file_metadata.h"
 

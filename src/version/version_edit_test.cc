@@ -3,7 +3,7 @@
 // a last sequence number larger than an internal key holds (56 bits), file numbers too large to
 // name a file. Both were found with tests/fuzz/manifest_reader_fuzzer: a MANIFEST claiming last
 // sequence 2^64 - 1 was accepted, and the first write after opening then spun forever (every
-// timestamp the wrapped counter handed out was below the snapshot time).
+// sequence number the wrapped counter handed out was below the snapshot time).
 
 #include "version/version_edit.h"
 
@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice/db.h"
 #include "support/test_util.h"
 #include "version/file_metadata.h"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "db/filename.h"
+#include "base/filename.h"
 #include "version/version_builder.h"
 #include "wal/log_reader.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "db/write_batch_internal.h"
 #include "fuzz/fuzz_util.h"
 #include "sluice/db.h"

@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "fuzz/fuzz_util.h"
 #include "sluice/db.h"
 #include "version/file_metadata.h"

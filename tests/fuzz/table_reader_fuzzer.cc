@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "fuzz/fuzz_util.h"
 #include "table/block.h"
 #include "table/bloom.h"

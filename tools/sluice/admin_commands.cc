@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "db/filename.h"
+#include "base/filename.h"
 #include "file_inspect.h"
 #include "key_range.h"
 #include "sluice/env.h"

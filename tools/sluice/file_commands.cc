@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "db/filename.h"
+#include "base/filename.h"
 #include "db/write_batch_internal.h"
 #include "file_inspect.h"
 #include "table/compression.h"

@@ -28,7 +28,7 @@
 namespace sluice_bench {
 namespace {
 
-// LevelDB 1.23's built-in constants (db/dbformat.h, db/version_set.cc).
+// LevelDB 1.23's built-in constants (base/internal_key.h, db/version_set.cc).
 constexpr int kLevelDBNumLevels = 7;
 constexpr int kLevelDBL0CompactionTrigger = 4;
 constexpr int kLevelDBL0SlowdownTrigger = 8;

@@ -26,7 +26,7 @@ const std::vector<LinePattern>& Patterns() {
       {R"(writes: (\d+) total, (\d+) completed in the Membuffer \([0-9.]+%\), (\d+) in place)",
        {kFloDBWrites, kFloDBInMembuffer, kFloDBMembufferInPlace}},
       {R"(drained: (\d+) entries)", {kFloDBDrained}},
-      {R"(memtable: \d+ versions added, (\d+) in-place updates)", {kFloDBMemtableInPlace}},
+      {R"(memtable: \d+ versions added, (\d+) in-place updates)", {kSortedLevelInPlace}},
       {R"(multi-insert: \d+ batches, (\d+) keys \([0-9.]+ per batch\), ([0-9.]+) hops per key)",
        {kFloDBMultiInsertKeys, kFloDBMultiInsertHops}},
       {R"(simple inserts: (\d+) keys, ([0-9.]+) hops per key)",
@@ -74,7 +74,7 @@ std::string DescribeFloDBCounters(const Metrics& before, const Metrics& after, M
   if (writes > 0) {
     const double pct = 100.0 * Delta(before, after, kFloDBInMembuffer) / writes;
     const double in_place =
-        Delta(before, after, kFloDBMembufferInPlace) + Delta(before, after, kFloDBMemtableInPlace);
+        Delta(before, after, kFloDBMembufferInPlace) + Delta(before, after, kSortedLevelInPlace);
     const double keys =
         Delta(before, after, kFloDBMultiInsertKeys) + Delta(before, after, kFloDBSingleInsertKeys);
     const double hops =

@@ -2,7 +2,7 @@
 
 #include "sluice_bench/sluice_buffer_probe.h"
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "util/epoch.h"
 
 namespace sluice_bench {

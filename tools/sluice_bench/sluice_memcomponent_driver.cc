@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "sluice_bench/flodb_counters.h"
 #include "util/epoch.h"
 
@@ -99,7 +99,7 @@ Metrics SluiceMemoryComponentDriver::ReadCounters() const {
       {std::string(kFloDBInMembuffer), get(s.membuffer_adds) + get(s.membuffer_in_place)},
       {std::string(kFloDBMembufferInPlace), get(s.membuffer_in_place)},
       {std::string(kFloDBDrained), get(s.drained_entries)},
-      {std::string(kFloDBMemtableInPlace), get(s.in_place_updates)},
+      {std::string(kSortedLevelInPlace), get(s.in_place_updates)},
       {std::string(kFloDBMultiInsertKeys), get(s.multi_insert_keys)},
       {std::string(kFloDBMultiInsertHops), get(s.multi_insert_hops)},
       {std::string(kFloDBSingleInsertKeys), get(s.single_insert_keys)},

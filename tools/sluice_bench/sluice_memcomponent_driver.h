@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "memory/flodb_stats.h"
+#include "memory/flodb/flodb_stats.h"
 #include "memory/memory_component.h"
 #include "sluice/options.h"
 #include "sluice_bench/kv_engine.h"

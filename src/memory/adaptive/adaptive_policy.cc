@@ -1,6 +1,6 @@
-// memory/adaptive_policy.cc — the adaptive component's cost model (see adaptive_policy.h).
+// memory/adaptive/adaptive_policy.cc — the adaptive component's cost model (see adaptive_policy.h).
 
-#include "memory/adaptive_policy.h"
+#include "memory/adaptive/adaptive_policy.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-// memory/operation_mix.cc — the adaptive component's observations (see operation_mix.h).
+// memory/adaptive/operation_mix.cc — the adaptive component's observations (see operation_mix.h).
 
-#include "memory/operation_mix.h"
+#include "memory/adaptive/operation_mix.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// memory/adaptive_component.h — the "adaptive" memory component: a memory component of the
+// memory/adaptive/adaptive_component.h — the "adaptive" memory component: a memory component of the
 // representation AdaptivePolicy chose when it was created (adaptive_policy.h), observed while it
 // is the mutable component so that the policy can choose the next one.
 //
@@ -14,15 +14,15 @@
 // components of one DB (MemoryComponentContext); a component created without one (tests, tools, WAL
 // replay during recovery) starts as kAdaptiveInitial and reports to no one.
 
-#ifndef SLUICE_MEMORY_ADAPTIVE_COMPONENT_H_
-#define SLUICE_MEMORY_ADAPTIVE_COMPONENT_H_
+#ifndef SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_COMPONENT_H_
+#define SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_COMPONENT_H_
 
 #include <atomic>
 #include <memory>
 #include <string>
 
 #include "memory/memory_component.h"
-#include "memory/operation_mix.h"
+#include "memory/adaptive/operation_mix.h"
 
 namespace sluice {
 
@@ -78,4 +78,4 @@ class AdaptiveComponent final : public MemoryComponent {
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_ADAPTIVE_COMPONENT_H_
+#endif  // SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_COMPONENT_H_

@@ -1,6 +1,6 @@
-// db/filename.cc — see filename.h.
+// base/filename.cc — see filename.h.
 
-#include "db/filename.h"
+#include "base/filename.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// memory/flodb_memtable.h — FloDB's Memtable: a lock-free skiplist with one node per user key,
+// memory/flodb/sorted_level.h — FloDB's Memtable: a lock-free skiplist with one node per user key,
 // each node holding a chain of versions, newest first.
 //
 // A write of a key that is already present replaces the newest version in place (one CAS on the
@@ -19,8 +19,8 @@
 // MultiApply is FloDB's multi-insert: a sorted batch of distinct keys is located with path
 // sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is applied as above.
 
-#ifndef SLUICE_MEMORY_FLODB_MEMTABLE_H_
-#define SLUICE_MEMORY_FLODB_MEMTABLE_H_
+#ifndef SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
+#define SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
 
 #include <atomic>
 #include <cstdint>
@@ -29,15 +29,15 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "memory/concurrent_skiplist.h"
-#include "memory/flodb_stats.h"
+#include "memory/flodb/flodb_stats.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
 
 namespace sluice {
 
-class FloDBMemtable {
+class SortedLevel {
  public:
   // Whether a version with sequence `older` must stay readable once one with `newer` exists.
   using KeepFn = std::function<bool(SequenceNumber older, SequenceNumber newer)>;
@@ -51,10 +51,10 @@ class FloDBMemtable {
   };
 
   // stats: shared counters, not owned (must outlive the memtable).
-  FloDBMemtable(size_t arena_block_size, KeepFn keep, FloDBStats* stats);
-  ~FloDBMemtable();
-  FloDBMemtable(const FloDBMemtable&) = delete;
-  FloDBMemtable& operator=(const FloDBMemtable&) = delete;
+  SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats);
+  ~SortedLevel();
+  SortedLevel(const SortedLevel&) = delete;
+  SortedLevel& operator=(const SortedLevel&) = delete;
 
   // Thread-safe, lock-free.
   void Apply(const Update& u);
@@ -86,7 +86,7 @@ class FloDBMemtable {
   struct Version;
 
  private:
-  friend class FloDBMemtableIterator;
+  friend class SortedLevelIterator;
 
   Version* NewVersion(const Update& u);
   void FreeVersion(Version* v);
@@ -104,7 +104,7 @@ class FloDBMemtable {
   FloDBStats* const stats_;
 };
 
-struct FloDBMemtable::Version {
+struct SortedLevel::Version {
   uint64_t trailer;              // sequence << 8 | type
   std::atomic<uintptr_t> older;  // Version* | kMarked
   uint32_t value_size;
@@ -117,4 +117,4 @@ struct FloDBMemtable::Version {
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_FLODB_MEMTABLE_H_
+#endif  // SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_

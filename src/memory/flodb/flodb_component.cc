@@ -1,6 +1,6 @@
-// memory/two_level.cc — see two_level.h for the design and the invariants.
+// memory/flodb/flodb_component.cc — see flodb_component.h for the design and the invariants.
 
-#include "memory/two_level.h"
+#include "memory/flodb/flodb_component.h"
 
 #include <algorithm>
 #include <cassert>
@@ -29,11 +29,11 @@ void SpinUntil(Done&& done) {
 
 }  // namespace
 
-std::atomic<int64_t>& TwoLevelComponent::PhasedCount::Counter(int phase) {
+std::atomic<int64_t>& FloDBComponent::PhasedCount::Counter(int phase) {
   return shards_[phase][ThreadIndex() % kShards].n;
 }
 
-int TwoLevelComponent::PhasedCount::Enter() {
+int FloDBComponent::PhasedCount::Enter() {
   for (;;) {
     const int phase = phase_.load(std::memory_order_seq_cst);
     // seq_cst increment, then seq_cst re-check: if the phase has not flipped by the time of the
@@ -44,7 +44,7 @@ int TwoLevelComponent::PhasedCount::Enter() {
   }
 }
 
-bool TwoLevelComponent::PhasedCount::Zero(int phase) const {
+bool FloDBComponent::PhasedCount::Zero(int phase) const {
   int64_t sum = 0;
   // seq_cst: the flipper's phase store comes before these loads in the single total order
   // (Dekker with Enter's increment and re-check); they also acquire what the threads did
@@ -54,14 +54,14 @@ bool TwoLevelComponent::PhasedCount::Zero(int phase) const {
   return sum == 0;
 }
 
-void TwoLevelComponent::PhasedCount::FlipAndWait() {
+void FloDBComponent::PhasedCount::FlipAndWait() {
   const int old = phase_.load(std::memory_order_relaxed);
   // seq_cst: ordered after everything the flipper published before (e.g. a raised floor).
   phase_.store(1 - old, std::memory_order_seq_cst);
   SpinUntil([&] { return Zero(old); });
 }
 
-TwoLevelComponent::TwoLevelComponent(const FloDBOptions& options,
+FloDBComponent::FloDBComponent(const FloDBOptions& options,
                                      const MemoryComponentContext& context)
     : options_(options),
       context_(context),
@@ -87,13 +87,13 @@ TwoLevelComponent::TwoLevelComponent(const FloDBOptions& options,
   }
 }
 
-TwoLevelComponent::~TwoLevelComponent() {
+FloDBComponent::~FloDBComponent() {
   StopDrainers();
   // Nothing else runs now (the component is destroyed after a grace period); the Membuffer
   // frees the entries it still holds.
 }
 
-void TwoLevelComponent::StopDrainers() {
+void FloDBComponent::StopDrainers() {
   {
     std::lock_guard<std::mutex> l(drain_mu_);
     stop_drainers_.store(true);
@@ -103,10 +103,10 @@ void TwoLevelComponent::StopDrainers() {
   drainers_.clear();
 }
 
-void TwoLevelComponent::Add(SequenceNumber seq, ValueType type, const Slice& key,
+void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key,
                             const Slice& value, bool keep_older) {
   FloDBStats::Add(&stats_->writes);
-  const FloDBMemtable::Update update{key, seq, type, value, keep_older};
+  const SortedLevel::Update update{key, seq, type, value, keep_older};
   if (mbf_ == nullptr || immutable_.load(std::memory_order_acquire)) {
     FloDBStats::Add(&stats_->memtable_direct);
     memtable_.Apply(update);
@@ -161,7 +161,7 @@ void TwoLevelComponent::Add(SequenceNumber seq, ValueType type, const Slice& key
   ApplyBelow(update);
 }
 
-size_t TwoLevelComponent::DrainChunk(size_t partition, size_t max_entries, SequenceNumber max_seq) {
+size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, SequenceNumber max_seq) {
   thread_local std::vector<MembufferEntry*> entries;
   entries.clear();
   const int phase = drain_batches_.Enter();
@@ -171,8 +171,8 @@ size_t TwoLevelComponent::DrainChunk(size_t partition, size_t max_entries, Seque
   return moved;
 }
 
-size_t TwoLevelComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) {
-  thread_local std::vector<FloDBMemtable::Update> updates;
+size_t FloDBComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) {
+  thread_local std::vector<SortedLevel::Update> updates;
   if (entries->empty()) return 0;
   std::sort(entries->begin(), entries->end(), [](const MembufferEntry* a, const MembufferEntry* b) {
     return a->key().compare(b->key()) < 0;
@@ -202,7 +202,7 @@ size_t TwoLevelComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) 
   return entries->size();
 }
 
-void TwoLevelComponent::DrainUpTo(SequenceNumber max_seq) {
+void FloDBComponent::DrainUpTo(SequenceNumber max_seq) {
   // From here on no add <= max_seq enters the Membuffer; writers that read the old floor have
   // finished (and flagged their buckets) once the flip's wait returns.
   mbf_->RaiseFloor(max_seq);
@@ -221,7 +221,7 @@ void TwoLevelComponent::DrainUpTo(SequenceNumber max_seq) {
   drain_batches_.FlipAndWait();
 }
 
-void TwoLevelComponent::DrainLoop() {
+void FloDBComponent::DrainLoop() {
   // Idle: back off from 100 us to 5 ms between looks, so an idle DB costs next to nothing; a
   // burst that arrives meanwhile fills the Membuffer, whose writers then help drain.
   int idle_micros = 100;
@@ -256,7 +256,7 @@ void TwoLevelComponent::DrainLoop() {
   }
 }
 
-bool TwoLevelComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
+bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
   epoch::Guard guard;
   if (mbf_ != nullptr) {
     bool shadowed;
@@ -265,7 +265,7 @@ bool TwoLevelComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLoo
   return memtable_.Get(key, read_seq, result);
 }
 
-SequenceNumber TwoLevelComponent::PrepareScan(bool allow_piggyback, bool* piggybacked) {
+SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggybacked) {
   *piggybacked = false;
   if (mbf_ == nullptr) return context_.last_sequence();
   const uint64_t started_before = masters_started_.load(std::memory_order_acquire);
@@ -293,7 +293,7 @@ SequenceNumber TwoLevelComponent::PrepareScan(bool allow_piggyback, bool* piggyb
   return s;
 }
 
-void TwoLevelComponent::MarkImmutable() {
+void FloDBComponent::MarkImmutable() {
   StopDrainers();
   std::lock_guard<std::mutex> lock(scan_mu_);
   // Every add goes below from now on; everything in the Membuffer is drained.
@@ -306,19 +306,19 @@ void TwoLevelComponent::MarkImmutable() {
   immutable_.store(true, std::memory_order_release);
 }
 
-std::unique_ptr<InternalIterator> TwoLevelComponent::NewIterator() {
+std::unique_ptr<InternalIterator> FloDBComponent::NewIterator() {
   // Everything reachable: either MarkImmutable or PrepareScan drained the Membuffer. Once
   // immutable nothing changes any more, so the iterator may point into the versions.
   return memtable_.NewIterator(/*stable=*/immutable_.load(std::memory_order_acquire));
 }
 
-size_t TwoLevelComponent::ApproximateMemoryUsage() const {
+size_t FloDBComponent::ApproximateMemoryUsage() const {
   size_t total = memtable_.ApproximateMemoryUsage() + sizeof(*this);
   if (mbf_ != nullptr) total += mbf_->ApproximateMemoryUsage();
   return total;
 }
 
-uint64_t TwoLevelComponent::LevelCountSum() const {
+uint64_t FloDBComponent::LevelCountSum() const {
   // Membuffer first: a drained entry is counted in the Memtable before it leaves the
   // Membuffer (MoveToMemtable), and the Membuffer's count drops with a release that the
   // acquire loads in Membuffer::NumEntries pair with. Reading the Memtable first could miss an
@@ -327,9 +327,9 @@ uint64_t TwoLevelComponent::LevelCountSum() const {
   return (mbf_ != nullptr ? mbf_->NumEntries() : 0) + memtable_.NumVersions();
 }
 
-bool TwoLevelComponent::HasEntries() const { return LevelCountSum() > 0; }
+bool FloDBComponent::HasEntries() const { return LevelCountSum() > 0; }
 
-uint64_t TwoLevelComponent::NumEntries() const {
+uint64_t FloDBComponent::NumEntries() const {
   // The sum is exact when no move ran during the reads: a sequence lock over
   // moves_started_/moves_finished_. While a move is in flight, wait for it (the drain thread
   // keeps moving batches until the Membuffer is empty, so once writers stop there is soon a

@@ -1,6 +1,6 @@
-// table/internal_iterator.cc — see internal_iterator.h.
+// base/internal_iterator.cc — see internal_iterator.h.
 
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 
 namespace sluice {
 

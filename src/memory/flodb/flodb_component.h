@@ -1,6 +1,6 @@
-// memory/two_level.h — the "flodb" memory component (FloDB, EuroSys'17): a small concurrent
+// memory/flodb/flodb_component.h — the "flodb" memory component (FloDB, EuroSys'17): a small concurrent
 // hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the Memtable,
-// flodb_memtable.h), with background threads draining the first into the second.
+// sorted_level.h), with background threads draining the first into the second.
 //
 // Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
 // bucket is full the writer first drains a chunk of its partition itself (multi-insert costs a
@@ -20,8 +20,8 @@
 // nothing is allocated or swapped. Scans that started while a master was running share the
 // next master's S (piggybacking). MarkImmutable is the same with S = infinity.
 
-#ifndef SLUICE_MEMORY_TWO_LEVEL_H_
-#define SLUICE_MEMORY_TWO_LEVEL_H_
+#ifndef SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_
+#define SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -30,9 +30,9 @@
 #include <thread>
 #include <vector>
 
-#include "memory/flodb_memtable.h"
-#include "memory/flodb_stats.h"
-#include "memory/membuffer.h"
+#include "memory/flodb/sorted_level.h"
+#include "memory/flodb/flodb_stats.h"
+#include "memory/flodb/membuffer.h"
 #include "memory/memory_component.h"
 
 namespace sluice {
@@ -47,7 +47,7 @@ struct FloDBOptions {
   bool multi_insert = true;
 };
 
-class TwoLevelComponent final : public MemoryComponent {
+class FloDBComponent final : public MemoryComponent {
  public:
   // A partition is drained once it holds this many entries (or an eighth of its byte budget),
   // in chunks of about kDrainChunkEntries (a bounded batch keeps entries flowing; a writer
@@ -56,8 +56,8 @@ class TwoLevelComponent final : public MemoryComponent {
   static constexpr size_t kDrainChunkEntries = 2048;
   static constexpr size_t kHelpChunkEntries = 256;
 
-  TwoLevelComponent(const FloDBOptions& options, const MemoryComponentContext& context);
-  ~TwoLevelComponent() override;
+  FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context);
+  ~FloDBComponent() override;
 
   const char* Name() const override { return "flodb"; }
   void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
@@ -98,7 +98,7 @@ class TwoLevelComponent final : public MemoryComponent {
     Shard shards_[2][kShards];
   };
 
-  void ApplyBelow(const FloDBMemtable::Update& u) { memtable_.Apply(u); }
+  void ApplyBelow(const SortedLevel::Update& u) { memtable_.Apply(u); }
   // Drains about max_entries of one partition with sequence <= max_seq; returns the entries
   // moved. A drain batch is counted in drain_batches_ from before it collects until its
   // entries have left the Membuffer.
@@ -119,7 +119,7 @@ class TwoLevelComponent final : public MemoryComponent {
   const FloDBOptions options_;
   const MemoryComponentContext context_;
   const std::shared_ptr<FloDBStats> stats_;
-  FloDBMemtable memtable_;
+  SortedLevel memtable_;
   const std::unique_ptr<Membuffer> mbf_;  // null without a Membuffer
   PhasedCount writers_;                   // writers inside mbf_->Add
   PhasedCount drain_batches_;             // drain batches between collecting and removing
@@ -143,4 +143,4 @@ class TwoLevelComponent final : public MemoryComponent {
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_TWO_LEVEL_H_
+#endif  // SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_

@@ -2,7 +2,7 @@
 // and at snapshots) and scans while the drain thread runs, with tiny buckets so every path
 // (bucket full, late writes, freezes) is taken.
 
-#include "memory/two_level.h"
+#include "memory/flodb/flodb_component.h"
 
 #include <gtest/gtest.h>
 
@@ -46,11 +46,11 @@ struct ComponentEnvironment {
   }
 };
 
-class TwoLevelModelTest : public ::testing::TestWithParam<int> {};
+class FloDBComponentModelTest : public ::testing::TestWithParam<int> {};
 
 }  // namespace
 
-TEST_P(TwoLevelModelTest, MatchesAModelWithSnapshotsAndScans) {
+TEST_P(FloDBComponentModelTest, MatchesAModelWithSnapshotsAndScans) {
   ComponentEnvironment env;
   SnapshotList& snapshots = env.snapshots;
   std::atomic<SequenceNumber>& last = env.last;
@@ -58,7 +58,7 @@ TEST_P(TwoLevelModelTest, MatchesAModelWithSnapshotsAndScans) {
   options.write_buffer_size = 64 << 10;
   options.bucket_slots = GetParam();
   options.partition_bits = 2;
-  TwoLevelComponent c(options, env.context);
+  FloDBComponent c(options, env.context);
 
   Random rnd(GetParam() * 7 + 1);
   Versioned model;
@@ -127,20 +127,20 @@ TEST_P(TwoLevelModelTest, MatchesAModelWithSnapshotsAndScans) {
   for (const Snapshot* s : live) snapshots.Release(s);
 }
 
-INSTANTIATE_TEST_SUITE_P(BucketSlots, TwoLevelModelTest, ::testing::Values(1, 2, 6));
+INSTANTIATE_TEST_SUITE_P(BucketSlots, FloDBComponentModelTest, ::testing::Values(1, 2, 6));
 
 // NumEntries() is how the DB decides whether a component has anything to flush (recovery,
 // forced flushes, close with unlogged writes): it must never miss an entry that the drain
 // thread is moving from the Membuffer to the Memtable. With distinct keys and no snapshots
 // the count only grows, so a reader must always see at least the adds that returned before
 // its read. (Reading the Memtable's count before the Membuffer's missed a batch in transit.)
-TEST(TwoLevelComponentTest, NumEntriesNeverMissesEntriesBeingDrained) {
+TEST(FloDBComponentTest, NumEntriesNeverMissesEntriesBeingDrained) {
   ComponentEnvironment env;
   std::atomic<SequenceNumber>& last = env.last;
   FloDBOptions options;
   options.write_buffer_size = 4 << 20;
   options.partition_bits = 2;
-  TwoLevelComponent c(options, env.context);
+  FloDBComponent c(options, env.context);
   constexpr int kAdds = 200000;
   std::atomic<int> added{0};
   std::atomic<bool> done{false};

@@ -1,5 +1,6 @@
-// db/memtable.h — a memory component bound to the WAL file that logs its writes, and the
-// SuperVersion: the set of components and the version that readers see together.
+// db/super_version.h — what readers see together: each memory component bound to the WAL file
+// that logs its writes (LoggedComponent), and the SuperVersion (the mutable component, the
+// immutable ones waiting for flush, and the SST version).
 //
 // Invariants:
 //   * Every write logged in WAL file `log_number` is in this memory component, and only there
@@ -12,8 +13,8 @@
 //     epoch section may use the raw pointer and everything it holds without taking references.
 //     Iterators that outlive the section copy the shared_ptrs they need.
 
-#ifndef SLUICE_DB_MEMTABLE_H_
-#define SLUICE_DB_MEMTABLE_H_
+#ifndef SLUICE_DB_SUPER_VERSION_H_
+#define SLUICE_DB_SUPER_VERSION_H_
 
 #include <atomic>
 #include <cstdint>
@@ -26,11 +27,12 @@
 
 namespace sluice {
 
-struct MemTable {
-  MemTable(std::unique_ptr<MemoryComponent> r, std::unique_ptr<log::Writer> l, uint64_t number)
-      : rep(std::move(r)), log(std::move(l)), log_number(number) {}
+struct LoggedComponent {
+  LoggedComponent(std::unique_ptr<MemoryComponent> c, std::unique_ptr<log::Writer> l,
+                  uint64_t number)
+      : component(std::move(c)), log(std::move(l)), log_number(number) {}
 
-  const std::unique_ptr<MemoryComponent> rep;
+  const std::unique_ptr<MemoryComponent> component;
   // Null for components built during recovery (their data is already in WAL files).
   std::unique_ptr<log::Writer> log;
   const uint64_t log_number;
@@ -39,11 +41,11 @@ struct MemTable {
 };
 
 struct SuperVersion {
-  std::shared_ptr<MemTable> mem;                // receives writes
-  std::vector<std::shared_ptr<MemTable>> imms;  // immutable, newest first, waiting for flush
+  std::shared_ptr<LoggedComponent> mem;                // receives writes
+  std::vector<std::shared_ptr<LoggedComponent>> imms;  // immutable, newest first, waiting for flush
   std::shared_ptr<const Version> version;
 };
 
 }  // namespace sluice
 
-#endif  // SLUICE_DB_MEMTABLE_H_
+#endif  // SLUICE_DB_SUPER_VERSION_H_

@@ -1,6 +1,6 @@
-// memory/membuffer.cc — see membuffer.h.
+// memory/flodb/membuffer.cc — see membuffer.h.
 
-#include "memory/membuffer.h"
+#include "memory/flodb/membuffer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -91,7 +91,7 @@ size_t Membuffer::EntryBytes() const {
 uint64_t Membuffer::NumEntries() const {
   int64_t sum = 0;
   for (size_t p = 0; p < partitions_; p++) {
-    // acquire: pairs with RemoveDrained's release decrement (see TwoLevelComponent).
+    // acquire: pairs with RemoveDrained's release decrement (see FloDBComponent).
     sum += stats_[p].entries.load(std::memory_order_acquire);
   }
   return sum > 0 ? static_cast<uint64_t>(sum) : 0;

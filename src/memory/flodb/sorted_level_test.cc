@@ -2,7 +2,7 @@
 // overtaken writes), the iterator against a model, and multi-insert against a reference
 // (simple inserts): same resulting contents, also concurrently with simple inserts.
 
-#include "memory/flodb_memtable.h"
+#include "memory/flodb/sorted_level.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <set>
 #include <thread>
 
-#include "memory/flodb_stats.h"
+#include "memory/flodb/flodb_stats.h"
 #include "support/test_util.h"
 #include "util/epoch.h"
 #include "util/random.h"
@@ -23,7 +23,7 @@ namespace {
 using test::Key;
 
 // All internal keys with their values, in iterator order.
-std::vector<std::pair<std::string, std::string>> Dump(const FloDBMemtable& m) {
+std::vector<std::pair<std::string, std::string>> Dump(const SortedLevel& m) {
   std::vector<std::pair<std::string, std::string>> out;
   auto it = m.NewIterator();
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -34,10 +34,10 @@ std::vector<std::pair<std::string, std::string>> Dump(const FloDBMemtable& m) {
 
 }  // namespace
 
-TEST(FloDBMemtable, InPlaceUnlessAReaderNeedsTheOldVersion) {
+TEST(SortedLevel, InPlaceUnlessAReaderNeedsTheOldVersion) {
   FloDBStats stats;
   SequenceNumber protect_up_to = 0;
-  FloDBMemtable m(
+  SortedLevel m(
       64 << 10, [&](SequenceNumber older, SequenceNumber) { return older <= protect_up_to; },
       &stats);
   m.Apply({"k", 1, kTypeValue, "v1", false});
@@ -62,10 +62,10 @@ TEST(FloDBMemtable, InPlaceUnlessAReaderNeedsTheOldVersion) {
   EXPECT_FALSE(m.Get("other", 100, &r));
 }
 
-TEST(FloDBMemtable, OvertakenWritesAreLinkedInOrderOrDropped) {
+TEST(SortedLevel, OvertakenWritesAreLinkedInOrderOrDropped) {
   FloDBStats stats;
   bool keep = true;
-  FloDBMemtable m(
+  SortedLevel m(
       64 << 10, [&](SequenceNumber, SequenceNumber) { return keep; }, &stats);
   m.Apply({"k", 10, kTypeValue, "v10", false});
   m.Apply({"k", 5, kTypeValue, "v5", false});   // overtaken, kept
@@ -81,9 +81,9 @@ TEST(FloDBMemtable, OvertakenWritesAreLinkedInOrderOrDropped) {
   EXPECT_EQ("v5", all[2].second);
 }
 
-TEST(FloDBMemtable, IteratorMatchesAModelUnderRandomMoves) {
+TEST(SortedLevel, IteratorMatchesAModelUnderRandomMoves) {
   FloDBStats stats;
-  FloDBMemtable m(
+  SortedLevel m(
       64 << 10, [](SequenceNumber, SequenceNumber) { return true; }, &stats);
   Random rnd(7);
   std::vector<std::string> model;  // internal keys
@@ -152,11 +152,11 @@ TEST_P(MultiInsertTest, SameContentsAsSimpleInsertsAlsoConcurrently) {
   const bool clustered = GetParam();
   FloDBStats stats_a, stats_b;
   auto keep_all = [](SequenceNumber, SequenceNumber) { return true; };
-  FloDBMemtable multi(64 << 10, keep_all, &stats_a);
-  FloDBMemtable simple(64 << 10, keep_all, &stats_b);
+  SortedLevel multi(64 << 10, keep_all, &stats_a);
+  SortedLevel simple(64 << 10, keep_all, &stats_b);
   Random rnd(clustered ? 11 : 12);
   SequenceNumber seq = 0;
-  std::vector<std::vector<FloDBMemtable::Update>> batches;
+  std::vector<std::vector<SortedLevel::Update>> batches;
   std::vector<std::string> storage;
   storage.reserve(200000);
   for (int b = 0; b < 300; b++) {
@@ -167,7 +167,7 @@ TEST_P(MultiInsertTest, SameContentsAsSimpleInsertsAlsoConcurrently) {
       keys.insert(clustered ? base + static_cast<int>(rnd.Uniform(2 * n))
                             : static_cast<int>(rnd.Uniform(60000)));
     }
-    std::vector<FloDBMemtable::Update> batch;
+    std::vector<SortedLevel::Update> batch;
     for (int k : keys) {
       storage.push_back(Key(k));
       batch.push_back({storage.back(), ++seq, kTypeValue, storage.back(), false});
@@ -175,7 +175,7 @@ TEST_P(MultiInsertTest, SameContentsAsSimpleInsertsAlsoConcurrently) {
     batches.push_back(std::move(batch));
   }
   // Concurrent simple inserts into the multi-inserted table, mirrored into the reference.
-  std::vector<FloDBMemtable::Update> extra;
+  std::vector<SortedLevel::Update> extra;
   for (int i = 0; i < 5000; i++) {
     storage.push_back(Key(70000 + i * 3));
     extra.push_back({storage.back(), 1000000 + static_cast<SequenceNumber>(i), kTypeValue,

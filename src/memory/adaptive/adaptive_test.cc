@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "memory/adaptive_component.h"
-#include "memory/adaptive_policy.h"
-#include "memory/operation_mix.h"
+#include "memory/adaptive/adaptive_component.h"
+#include "memory/adaptive/adaptive_policy.h"
+#include "memory/adaptive/operation_mix.h"
 #include "sluice/options.h"
 #include "util/coding.h"
 

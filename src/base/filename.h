@@ -1,4 +1,4 @@
-// db/filename.h — names of the files in a database directory.
+// base/filename.h — names of the files in a database directory.
 //
 //   NNNNNN.log       a write-ahead log          NNNNNN.sst   an SST file
 //   MANIFEST-NNNNNN  a version-edit log         CURRENT      names the live MANIFEST
@@ -6,8 +6,8 @@
 //   NNNNNN.dbtmp     a temporary file (CURRENT is written as one, then renamed)
 // Numbers come from one counter (VersionSet::NewFileNumber), so no two files share one.
 
-#ifndef SLUICE_DB_FILENAME_H_
-#define SLUICE_DB_FILENAME_H_
+#ifndef SLUICE_BASE_FILENAME_H_
+#define SLUICE_BASE_FILENAME_H_
 
 #include <cstdint>
 #include <string>
@@ -42,4 +42,4 @@ Status SetCurrentFile(Env* env, const std::string& dbname, uint64_t manifest_num
 
 }  // namespace sluice
 
-#endif  // SLUICE_DB_FILENAME_H_
+#endif  // SLUICE_BASE_FILENAME_H_

@@ -1,12 +1,12 @@
-// memory/adaptive_component.cc — the "adaptive" memory component (see adaptive_component.h).
+// memory/adaptive/adaptive_component.cc — the "adaptive" memory component (see adaptive_component.h).
 
-#include "memory/adaptive_component.h"
+#include "memory/adaptive/adaptive_component.h"
 
 #include <algorithm>
 #include <string_view>
 #include <utility>
 
-#include "memory/adaptive_policy.h"
+#include "memory/adaptive/adaptive_policy.h"
 
 namespace sluice {
 

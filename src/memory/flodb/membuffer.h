@@ -1,4 +1,4 @@
-// memory/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that absorbs
+// memory/flodb/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that absorbs
 // writes before they are drained into the sorted Memtable.
 //
 // Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock word, the largest
@@ -9,7 +9,7 @@
 // by the most significant bits of the key, so that one partition's entries, drained and
 // sorted together, land in one neighbourhood of the skiplist.
 //
-// Invariants (with the Memtable below it, see two_level.h):
+// Invariants (with the Memtable below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
 //     under the bucket lock, and the displaced entry is retired through epoch reclamation.
 //   * The entry of a key is newer than every version of that key below the Membuffer. Hence an
@@ -26,8 +26,8 @@
 //     goes below (with the key's entry, if any), and an entry <= floor that is replaced is
 //     pushed below first.
 
-#ifndef SLUICE_MEMORY_MEMBUFFER_H_
-#define SLUICE_MEMORY_MEMBUFFER_H_
+#ifndef SLUICE_MEMORY_FLODB_MEMBUFFER_H_
+#define SLUICE_MEMORY_FLODB_MEMBUFFER_H_
 
 #include <atomic>
 #include <cstddef>
@@ -35,7 +35,7 @@
 #include <memory>
 #include <vector>
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 #include "memory/memory_component.h"
 #include "util/cpu.h"
 
@@ -273,4 +273,4 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_MEMBUFFER_H_
+#endif  // SLUICE_MEMORY_FLODB_MEMBUFFER_H_

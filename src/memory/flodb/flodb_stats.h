@@ -1,9 +1,9 @@
-// memory/flodb_stats.h — counters of the FloDB memory component, shared by every component a
+// memory/flodb/flodb_stats.h — counters of the FloDB memory component, shared by every component a
 // DB creates (so they accumulate across switches) and reported by
 // GetProperty("sluice.flodb-stats"). Sharded per thread (util/sharded_counter.h).
 
-#ifndef SLUICE_MEMORY_FLODB_STATS_H_
-#define SLUICE_MEMORY_FLODB_STATS_H_
+#ifndef SLUICE_MEMORY_FLODB_FLODB_STATS_H_
+#define SLUICE_MEMORY_FLODB_FLODB_STATS_H_
 
 #include <cstdint>
 #include <string>
@@ -51,4 +51,4 @@ struct FloDBStats {
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_FLODB_STATS_H_
+#endif  // SLUICE_MEMORY_FLODB_FLODB_STATS_H_

@@ -1,6 +1,6 @@
-// db/dbformat.cc — see dbformat.h.
+// base/internal_key.cc — see internal_key.h.
 
-#include "db/dbformat.h"
+#include "base/internal_key.h"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,10 @@
-// db/merging_iterator.cc — see merging_iterator.h.
+// base/merging_iterator.cc — see merging_iterator.h.
 //
 // Invariant: in forward direction every valid child is positioned at its first key >= key();
 // in reverse direction every valid child is positioned at its last key <= key() (the current
 // child exactly at key()). Switching direction re-seeks the other children accordingly.
 
-#include "db/merging_iterator.h"
+#include "base/merging_iterator.h"
 
 #include <algorithm>
 

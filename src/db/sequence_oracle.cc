@@ -1,6 +1,6 @@
-// db/timestamp_oracle.cc — see timestamp_oracle.h for the protocol and its invariants.
+// db/sequence_oracle.cc — see sequence_oracle.h for the protocol and its invariants.
 
-#include "db/timestamp_oracle.h"
+#include "db/sequence_oracle.h"
 
 #include <thread>
 
@@ -24,10 +24,10 @@ void SpinWhile(Pred busy) {
 
 }  // namespace
 
-TimestampOracle::TimestampOracle(SequenceNumber last_sequence)
+SequenceOracle::SequenceOracle(SequenceNumber last_sequence)
     : counter_(last_sequence), snap_time_(0) {}
 
-int TimestampOracle::ClaimSlot() {
+int SequenceOracle::ClaimSlot() {
   const int start = static_cast<int>(ThreadIndex() % kSlots);
   for (int round = 0;; round++) {
     for (int i = 0; i < kSlots; i++) {
@@ -47,10 +47,10 @@ int TimestampOracle::ClaimSlot() {
   }
 }
 
-uint64_t TimestampOracle::KeyTag(const Slice& key) { return Hash64(key) | 1; }
+uint64_t SequenceOracle::KeyTag(const Slice& key) { return Hash64(key) | 1; }
 
-SequenceNumber TimestampOracle::AssignSequence(int slot, bool multi_entry, uint64_t key_tag) {
-  // release: FenceBelow reads the tag (acquire) after the timestamp published below. If the
+SequenceNumber SequenceOracle::AssignSequence(int slot, bool multi_entry, uint64_t key_tag) {
+  // release: FenceBelow reads the tag (acquire) after the sequence number published below. If the
   // slot was reused meanwhile, the tag it reads is a later owner's, and this release/acquire
   // pair then carries the previous owner's Release (which the later owner's claim acquired),
   // so the previous write's effects (its write stamps) are visible to the fence.
@@ -65,18 +65,18 @@ SequenceNumber TimestampOracle::AssignSequence(int slot, bool multi_entry, uint6
     // in the single total order shared with SnapshotSequence (cLSM getTS).
     slots_[slot].value.store(seq | (multi_entry ? kBatchBit : 0), std::memory_order_seq_cst);
     if (seq > snap_time_.load(std::memory_order_seq_cst)) return seq;
-    // A snapshot already covers seq: take a newer timestamp.
+    // A snapshot already covers seq: take a newer sequence number.
   }
 }
 
-void TimestampOracle::Release(int slot, bool multi_entry) {
+void SequenceOracle::Release(int slot, bool multi_entry) {
   // release: the write's effects happen-before a reader that sees the slot empty, and before
   // the next owner of the slot.
   slots_[slot].value.store(kEmpty, std::memory_order_seq_cst);
   if (multi_entry) batches_in_flight_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
-SequenceNumber TimestampOracle::MinActive() const {
+SequenceNumber SequenceOracle::MinActive() const {
   SequenceNumber min = kNoneActive;
   for (const Slot& s : slots_) {
     const uint64_t v = s.value.load(std::memory_order_seq_cst);
@@ -87,15 +87,15 @@ SequenceNumber TimestampOracle::MinActive() const {
   return min;
 }
 
-void TimestampOracle::RaiseSnapTime(SequenceNumber ts) {
+void SequenceOracle::RaiseSnapTime(SequenceNumber ts) {
   SequenceNumber cur = snap_time_.load(std::memory_order_seq_cst);
   // seq_cst CAS: ordered against every writer's publish-then-check in AssignSequence.
   while (cur < ts && !snap_time_.compare_exchange_weak(cur, ts, std::memory_order_seq_cst)) {
   }
 }
 
-SequenceNumber TimestampOracle::SerializableSnapshot() {
-  // cLSM getSnap: below every active timestamp...
+SequenceNumber SequenceOracle::SerializableSnapshot() {
+  // cLSM getSnap: below every active sequence number...
   SequenceNumber ts = counter_.load(std::memory_order_seq_cst);
   const SequenceNumber min_active = MinActive();
   if (min_active != kNoneActive && min_active - 1 < ts) ts = min_active - 1;
@@ -109,9 +109,9 @@ SequenceNumber TimestampOracle::SerializableSnapshot() {
   return snap;
 }
 
-SequenceNumber TimestampOracle::SnapshotSequence(bool linearizable) {
+SequenceNumber SequenceOracle::SnapshotSequence(bool linearizable) {
   if (!linearizable) return SerializableSnapshot();
-  // Every write that started before this call has a timestamp <= target.
+  // Every write that started before this call has a sequence number <= target.
   const SequenceNumber target = counter_.load(std::memory_order_seq_cst);
   for (int spins = 0;; spins++) {
     const SequenceNumber snap = SerializableSnapshot();
@@ -124,26 +124,26 @@ SequenceNumber TimestampOracle::SnapshotSequence(bool linearizable) {
   }
 }
 
-void TimestampOracle::WaitForWritesUpTo(SequenceNumber seq) const {
+void SequenceOracle::WaitForWritesUpTo(SequenceNumber seq) const {
   SpinWhile([&] { return MinActive() <= seq; });
 }
 
 template <typename Awaits>
-void TimestampOracle::WaitForSlots(Awaits awaits) const {
+void SequenceOracle::WaitForSlots(Awaits awaits) const {
   for (const Slot& s : slots_) {
     const uint64_t v = s.value.load(std::memory_order_seq_cst);
     if (v == kEmpty || v == kClaimed || !awaits(s, v)) continue;
-    // Timestamps are unique, so a changed value means that write has left the slot.
+    // Sequence numbers are unique, so a changed value means that write has left the slot.
     SpinWhile([&] { return s.value.load(std::memory_order_seq_cst) == v; });
   }
 }
 
-void TimestampOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
-  // Every timestamp below ts is already published in its slot: timestamps are drawn (and
+void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
+  // Every sequence number below ts is already published in its slot: sequence numbers are drawn (and
   // published, AssignSequence) inside the critical section of a WAL reservation, which a log's
   // mutex serialises, and an older log was sealed under its mutex before a newer one took any
   // reservation (db/db_write.cc). So, unlike a snapshot, the fence needs no snapTime
-  // handshake: scanning the slots finds every write with a smaller timestamp still in flight.
+  // handshake: scanning the slots finds every write with a smaller sequence number still in flight.
   WaitForSlots([&](const Slot& s, uint64_t v) {
     if ((v & kSeqMask) >= ts) return false;
     // The tag read after v belongs to v's write unless the slot changed meanwhile: then that
@@ -154,22 +154,22 @@ void TimestampOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
 }
 
 // Batches and linearizability. Reads hide the versions of a batch in flight, so a batch takes
-// effect at its Release. A write with a larger timestamp that became visible before an earlier
+// effect at its Release. A write with a larger sequence number that became visible before an earlier
 // batch on the same key is released would contradict that: readers could see the newer write
-// on that key, then the batch's absence on its other keys, although in timestamp order (which
+// on that key, then the batch's absence on its other keys, although in sequence number order (which
 // is the order of versions of a key) the batch comes first. Found by the linearizability test
 // (tests/linearizability). So every write waits, before inserting, for the batches with
-// smaller timestamps (their keys are not tracked, so all of them). A batch's timestamp was
+// smaller sequence numbers (their keys are not tracked, so all of them). A batch's sequence number was
 // drawn and published inside an earlier (or sealed older) log reservation than the waiting
 // write's, so the write's load of batches_in_flight_ sees it raised.
-void TimestampOracle::WaitForBatchesBelow(SequenceNumber ts) const {
+void SequenceOracle::WaitForBatchesBelow(SequenceNumber ts) const {
   if (batches_in_flight_.load(std::memory_order_seq_cst) == 0) return;
   WaitForSlots(
       [&](const Slot&, uint64_t v) { return (v & kBatchBit) != 0 && (v & kSeqMask) < ts; });
 }
 
-bool TimestampOracle::IsBatchInFlight(SequenceNumber seq) const {
-  // The version with this timestamp was found by the caller, so a batch that inserted it had
+bool SequenceOracle::IsBatchInFlight(SequenceNumber seq) const {
+  // The version with this sequence number was found by the caller, so a batch that inserted it had
   // raised batches_in_flight_ before: seeing 0 means it has finished.
   if (batches_in_flight_.load(std::memory_order_seq_cst) == 0) return false;
   const uint64_t wanted = seq | kBatchBit;
@@ -179,11 +179,11 @@ bool TimestampOracle::IsBatchInFlight(SequenceNumber seq) const {
   return false;
 }
 
-void TimestampOracle::WaitWhileBatchInFlight(SequenceNumber seq) const {
+void SequenceOracle::WaitWhileBatchInFlight(SequenceNumber seq) const {
   SpinWhile([&] { return IsBatchInFlight(seq); });
 }
 
-void TimestampOracle::AdvanceTo(SequenceNumber seq) {
+void SequenceOracle::AdvanceTo(SequenceNumber seq) {
   if (counter_.load(std::memory_order_relaxed) < seq) {
     counter_.store(seq, std::memory_order_seq_cst);
   }

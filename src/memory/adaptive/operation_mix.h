@@ -1,4 +1,4 @@
-// memory/operation_mix.h — what the "adaptive" memory component observes about the operations
+// memory/adaptive/operation_mix.h — what the "adaptive" memory component observes about the operations
 // reaching one memory component while it is the mutable one: how many point reads and scans,
 // how long the scans were, how many reads came right after an insert (what a vector buffer
 // would have had to sort for), and how varied the keys' prefixes are (how well a hash buffer
@@ -10,8 +10,8 @@
 // A Snapshot taken while operations run is approximate, which a choice of data structure
 // tolerates.
 
-#ifndef SLUICE_MEMORY_OPERATION_MIX_H_
-#define SLUICE_MEMORY_OPERATION_MIX_H_
+#ifndef SLUICE_MEMORY_ADAPTIVE_OPERATION_MIX_H_
+#define SLUICE_MEMORY_ADAPTIVE_OPERATION_MIX_H_
 
 #include <array>
 #include <atomic>
@@ -96,4 +96,4 @@ class OperationMix {
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_OPERATION_MIX_H_
+#endif  // SLUICE_MEMORY_ADAPTIVE_OPERATION_MIX_H_

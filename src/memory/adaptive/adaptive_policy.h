@@ -1,4 +1,4 @@
-// memory/adaptive_policy.h — how the "adaptive" memory component picks the representation of
+// memory/adaptive/adaptive_policy.h — how the "adaptive" memory component picks the representation of
 // the next memory component from what it observed on the current one (operation_mix.h).
 //
 // The policy is a cost model. For each candidate ("vector-prealloc", "skiplist",
@@ -19,8 +19,8 @@
 // Thread-safety: AdaptivePolicy is shared by the components of one DB; ChooseNext and
 // ChoicesString take its mutex (called once per memory component switch, and by GetProperty).
 
-#ifndef SLUICE_MEMORY_ADAPTIVE_POLICY_H_
-#define SLUICE_MEMORY_ADAPTIVE_POLICY_H_
+#ifndef SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_POLICY_H_
+#define SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_POLICY_H_
 
 #include <array>
 #include <cstddef>
@@ -30,7 +30,7 @@
 #include <mutex>
 #include <string>
 
-#include "memory/operation_mix.h"
+#include "memory/adaptive/operation_mix.h"
 
 namespace sluice {
 
@@ -118,4 +118,4 @@ std::string DescribeChoice(uint64_t component, const MixSnapshot& mix, const Cos
 
 }  // namespace sluice
 
-#endif  // SLUICE_MEMORY_ADAPTIVE_POLICY_H_
+#endif  // SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_POLICY_H_

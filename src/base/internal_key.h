@@ -1,14 +1,14 @@
-// db/dbformat.h — internal keys: how the engine tags every version of a user key.
+// base/internal_key.h — internal keys: how the engine tags every version of a user key.
 //
 // An internal key is   user_key | fixed64( sequence << 8 | type )   (8-byte little-endian
-// trailer). Sequence numbers (timestamps) are 56 bits, taken from one global counter at the
+// trailer). Sequence numbers (cLSM's timestamps) are 56 bits, taken from one global counter at the
 // start of each write; all updates of one write batch share its sequence number. For one user
 // key, a larger sequence number is a newer version. Internal keys sort by user key ascending,
 // then by trailer descending, so a search for (k, s) lands on the newest version of k with
 // sequence <= s.
 
-#ifndef SLUICE_DB_DBFORMAT_H_
-#define SLUICE_DB_DBFORMAT_H_
+#ifndef SLUICE_BASE_INTERNAL_KEY_H_
+#define SLUICE_BASE_INTERNAL_KEY_H_
 
 #include <cstdint>
 #include <cstring>
@@ -164,4 +164,4 @@ class LookupKey {
 
 }  // namespace sluice
 
-#endif  // SLUICE_DB_DBFORMAT_H_
+#endif  // SLUICE_BASE_INTERNAL_KEY_H_

@@ -1,4 +1,4 @@
-// table/internal_iterator.h — the iterator interface inside the engine.
+// base/internal_iterator.h — the iterator interface inside the engine.
 //
 // Like the public Iterator, but over the engine's own keys (internal keys for memory
 // components, SST files and merges; plain keys inside index and meta blocks), and with cleanup
@@ -6,8 +6,8 @@
 // block, a table reader, a memory component. key() and value() stay valid until the iterator
 // moves.
 
-#ifndef SLUICE_TABLE_INTERNAL_ITERATOR_H_
-#define SLUICE_TABLE_INTERNAL_ITERATOR_H_
+#ifndef SLUICE_BASE_INTERNAL_ITERATOR_H_
+#define SLUICE_BASE_INTERNAL_ITERATOR_H_
 
 #include <functional>
 #include <memory>
@@ -50,4 +50,4 @@ std::unique_ptr<InternalIterator> NewErrorIterator(const Status& status);
 
 }  // namespace sluice
 
-#endif  // SLUICE_TABLE_INTERNAL_ITERATOR_H_
+#endif  // SLUICE_BASE_INTERNAL_ITERATOR_H_

@@ -2,7 +2,7 @@
 // old version), refusals (older, late, full), reads at a sequence number, partitioning by the
 // key's leading bits, and draining (marking, removal, max_out_seq).
 
-#include "memory/membuffer.h"
+#include "memory/flodb/membuffer.h"
 
 #include <gtest/gtest.h>
 

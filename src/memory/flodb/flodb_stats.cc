@@ -1,6 +1,6 @@
-// memory/flodb_stats.cc — see flodb_stats.h.
+// memory/flodb/flodb_stats.cc — see flodb_stats.h.
 
-#include "memory/flodb_stats.h"
+#include "memory/flodb/flodb_stats.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-// memory/flodb_memtable.cc — see flodb_memtable.h for the invariants.
+// memory/flodb/sorted_level.cc — see sorted_level.h for the invariants.
 
-#include "memory/flodb_memtable.h"
+#include "memory/flodb/sorted_level.h"
 
 #include <cstring>
 #include <new>
@@ -15,7 +15,7 @@ namespace {
 
 constexpr uintptr_t kMarked = 1;
 
-using Version = FloDBMemtable::Version;
+using Version = SortedLevel::Version;
 
 Version* Ptr(uintptr_t raw) { return reinterpret_cast<Version*>(raw & ~kMarked); }
 
@@ -39,17 +39,17 @@ void DeleteVersion(void* p) {
 
 }  // namespace
 
-int FloDBMemtable::NodeKeyComparator::operator()(const char* a, const char* b) const {
+int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) const {
   return UserKeyOf(a).compare(UserKeyOf(b));
 }
 
-FloDBMemtable::FloDBMemtable(size_t arena_block_size, KeepFn keep, FloDBStats* stats)
+SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats)
     : arena_(arena_block_size),
       list_(NodeKeyComparator(), &arena_),
       keep_(std::move(keep)),
       stats_(stats) {}
 
-FloDBMemtable::~FloDBMemtable() {
+SortedLevel::~SortedLevel() {
   // Not concurrent with anything: free every version still linked.
   List::Iterator it(&list_);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
@@ -62,7 +62,7 @@ FloDBMemtable::~FloDBMemtable() {
   }
 }
 
-Version* FloDBMemtable::NewVersion(const Update& u) {
+Version* SortedLevel::NewVersion(const Update& u) {
   void* mem = ::operator new(sizeof(Version) + u.value.size());
   auto* v = new (mem) Version;
   v->trailer = PackSequenceAndType(u.sequence, u.type);
@@ -76,19 +76,19 @@ Version* FloDBMemtable::NewVersion(const Update& u) {
   return v;
 }
 
-void FloDBMemtable::FreeVersion(Version* v) {
+void SortedLevel::FreeVersion(Version* v) {
   version_bytes_.fetch_sub(Charge(v), std::memory_order_relaxed);
   versions_.fetch_sub(1, std::memory_order_relaxed);
   DeleteVersion(v);
 }
 
-void FloDBMemtable::EncodeProbe(const Slice& key, std::string* probe) {
+void SortedLevel::EncodeProbe(const Slice& key, std::string* probe) {
   probe->assign(8, '\0');
   PutVarint32(probe, static_cast<uint32_t>(key.size()));
   probe->append(key.data(), key.size());
 }
 
-const char* FloDBMemtable::MakeNode(const Slice& key) {
+const char* SortedLevel::MakeNode(const Slice& key) {
   const size_t size = 8 + VarintLength(key.size()) + key.size();
   char* mem = list_.AllocateKey(size);
   new (mem) std::atomic<uintptr_t>(0);
@@ -97,7 +97,7 @@ const char* FloDBMemtable::MakeNode(const Slice& key) {
   return mem;
 }
 
-const char* FloDBMemtable::FindNode(const Slice& key) const {
+const char* SortedLevel::FindNode(const Slice& key) const {
   thread_local std::string probe;
   EncodeProbe(key, &probe);
   List::Iterator it(&list_);
@@ -106,7 +106,7 @@ const char* FloDBMemtable::FindNode(const Slice& key) const {
   return it.key();
 }
 
-void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
+void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
   const SequenceNumber seq = v->sequence();
   for (;;) {
     // acquire: see the fields of the versions we are about to read.
@@ -189,7 +189,7 @@ void FloDBMemtable::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
   }
 }
 
-void FloDBMemtable::Apply(const Update& u) {
+void SortedLevel::Apply(const Update& u) {
   thread_local std::string probe;
   EncodeProbe(u.key, &probe);
   List::InsertStats local;
@@ -200,7 +200,7 @@ void FloDBMemtable::Apply(const Update& u) {
   ApplyToNode(HeadOf(node), NewVersion(u));
 }
 
-void FloDBMemtable::MultiApply(const Update* updates, size_t n) {
+void SortedLevel::MultiApply(const Update* updates, size_t n) {
   if (n == 0) return;
   thread_local std::vector<std::string> probe_storage;
   thread_local std::vector<const char*> probes;
@@ -222,7 +222,7 @@ void FloDBMemtable::MultiApply(const Update* updates, size_t n) {
   stats_->multi_insert_levels_reused.Add(local.levels_reused);
 }
 
-bool FloDBMemtable::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
+bool SortedLevel::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
   const char* node = FindNode(key);
   if (node == nullptr) return false;
   for (Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire)); v != nullptr;
@@ -241,7 +241,7 @@ bool FloDBMemtable::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup*
   return false;
 }
 
-SequenceNumber FloDBMemtable::NewestSequence(const Slice& key) const {
+SequenceNumber SortedLevel::NewestSequence(const Slice& key) const {
   const char* node = FindNode(key);
   if (node == nullptr) return 0;
   Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire));
@@ -250,9 +250,9 @@ SequenceNumber FloDBMemtable::NewestSequence(const Slice& key) const {
 
 // Positions are (node, trailer): nodes are never freed, versions are found again by trailer on
 // every move, inside an epoch section, and copied out.
-class FloDBMemtableIterator final : public InternalIterator {
+class SortedLevelIterator final : public InternalIterator {
  public:
-  FloDBMemtableIterator(const FloDBMemtable::List* list, bool stable)
+  SortedLevelIterator(const SortedLevel::List* list, bool stable)
       : it_(list), stable_(stable) {}
 
   bool Valid() const override { return valid_; }
@@ -351,7 +351,7 @@ class FloDBMemtableIterator final : public InternalIterator {
     }
   }
 
-  FloDBMemtable::List::Iterator it_;
+  SortedLevel::List::Iterator it_;
   const bool stable_;
   Slice stable_value_;
   bool valid_ = false;
@@ -360,8 +360,8 @@ class FloDBMemtableIterator final : public InternalIterator {
   std::string value_;
 };
 
-std::unique_ptr<InternalIterator> FloDBMemtable::NewIterator(bool stable) const {
-  return std::make_unique<FloDBMemtableIterator>(&list_, stable);
+std::unique_ptr<InternalIterator> SortedLevel::NewIterator(bool stable) const {
+  return std::make_unique<SortedLevelIterator>(&list_, stable);
 }
 
 }  // namespace sluice

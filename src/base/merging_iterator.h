@@ -1,17 +1,17 @@
-// db/merging_iterator.h — merges sorted child iterators into one sorted stream (a k-way merge
+// base/merging_iterator.h — merges sorted child iterators into one sorted stream (a k-way merge
 // over a binary heap), forwards and backwards. Equal keys from different children are all
 // yielded (internal keys are unique per version anyway); among equal keys the child listed
 // first comes first. A child that fails (invalid with a non-OK status) stops the merge: the
 // iterator turns invalid with that status, since going on without the child would show older
 // versions (or deleted keys) in place of the ones it could not read.
 
-#ifndef SLUICE_DB_MERGING_ITERATOR_H_
-#define SLUICE_DB_MERGING_ITERATOR_H_
+#ifndef SLUICE_BASE_MERGING_ITERATOR_H_
+#define SLUICE_BASE_MERGING_ITERATOR_H_
 
 #include <memory>
 #include <vector>
 
-#include "table/internal_iterator.h"
+#include "base/internal_iterator.h"
 #include "util/comparator.h"
 
 namespace sluice {
@@ -21,4 +21,4 @@ std::unique_ptr<InternalIterator> NewMergingIterator(
 
 }  // namespace sluice
 
-#endif  // SLUICE_DB_MERGING_ITERATOR_H_
+#endif  // SLUICE_BASE_MERGING_ITERATOR_H_
