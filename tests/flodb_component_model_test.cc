@@ -2,14 +2,13 @@
 // and at snapshots) and scans while the drain thread runs, with tiny buckets so every path
 // (bucket full, late writes, freezes) is taken.
 
-#include "memory/flodb/flodb_component.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
 #include <thread>
 
 #include "db/snapshot_list.h"
+#include "memory/flodb/flodb_component.h"
 #include "support/test_util.h"
 #include "util/epoch.h"
 #include "util/random.h"

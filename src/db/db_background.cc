@@ -11,11 +11,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
-#include "db/db_impl.h"
 #include "base/filename.h"
-#include "db/merge_job.h"
 #include "base/merging_iterator.h"
+#include "db/db_impl.h"
+#include "db/merge_job.h"
 #include "util/epoch.h"
 #include "util/kill_point.h"
 #include "util/logging.h"
@@ -42,6 +43,12 @@ void DBImpl::StopBackgroundThreads() {
 void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
                                  std::vector<std::shared_ptr<LoggedComponent>> imms,
                                  std::shared_ptr<const Version> version) {
+  assert(mem != nullptr && version != nullptr);
+  // Components newest first, each bound to a newer WAL than the ones after it.
+  for (size_t i = 0; i < imms.size(); i++) {
+    assert(imms[i] != nullptr);
+    assert(imms[i]->log_number < (i == 0 ? mem : imms[i - 1])->log_number);
+  }
   auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
   // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
   SuperVersion* old = super_version_.exchange(fresh, std::memory_order_acq_rel);
@@ -87,6 +94,8 @@ void DBImpl::BackgroundLoop() {
 }
 
 Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
+  assert(flush_running_);  // one flush at a time: only it removes immutable components
+  assert(!CurrentSuperVersion()->imms.empty());
   std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion()->imms.back();
   lock->unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
@@ -108,6 +117,7 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   SLUICE_KILL_POINT("flush.table_written");
   SuperVersion* sv = CurrentSuperVersion();
   std::vector<std::shared_ptr<LoggedComponent>> imms = sv->imms;
+  assert(!imms.empty() && imms.back() == imm);
   imms.pop_back();  // imm: only this thread removes immutable components
   // WAL files older than the oldest component still in memory hold nothing unflushed.
   edit.SetLogNumber(imms.empty() ? sv->mem->log_number : imms.back()->log_number);
@@ -122,6 +132,8 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
 }
 
 Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std::mutex>* lock) {
+  assert(c != nullptr && compactions_running_ > 0);
+  assert(!c->inputs(0).empty());
   const uint64_t start = env_->NowMicros();
   LevelCompactionStats& level_stats = stats_.levels[static_cast<size_t>(c->level())];
   if (c->IsTrivialMove()) {

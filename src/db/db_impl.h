@@ -30,10 +30,10 @@
 #include <vector>
 
 #include "db/db_stats.h"
-#include "db/super_version.h"
 #include "db/merge_job.h"
-#include "db/snapshot_list.h"
 #include "db/sequence_oracle.h"
+#include "db/snapshot_list.h"
+#include "db/super_version.h"
 #include "db/write_stamps.h"
 #include "memory/adaptive/adaptive_policy.h"
 #include "memory/flodb/flodb_stats.h"
@@ -41,6 +41,7 @@
 #include "sluice/env.h"
 #include "table/table_cache.h"
 #include "util/cache.h"
+#include "util/epoch.h"
 #include "version/version_set.h"
 
 namespace sluice {
@@ -99,31 +100,34 @@ class DBImpl final : public DB {
   // --- db_write.cc ---
   Status ValidateBatch(WriteBatch* batch) const;
   Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
-  // A write that holds an Active slot, its sequence number and its WAL reservation.
+  // A write that holds an Active slot, its sequence number and its WAL reservation, inside the
+  // epoch section that pins the SuperVersion it reserved on.
   struct ReservedWrite {
+    epoch::Guard section{epoch::kNoSection};  // pins sv until the write is complete
+    SuperVersion* sv = nullptr;               // the SuperVersion whose mutable component it is on
     int slot = -1;
     bool multi = false;
     uint64_t key_tag = SequenceOracle::kAnyKey;  // of the one key of a single-update write
     SequenceNumber seq = 0;
     log::Writer::Reservation reservation;
   };
-  // Enters an epoch section and reserves batch on the current mutable component (*sv). On OK
-  // with *retry false the caller is inside that section and must CompleteWrite, then leave it.
-  // *retry true: the component was full (switched) or sealed (the switch awaited); nothing is
-  // held, start over. An error: nothing is held.
-  Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, SuperVersion** sv,
-                          ReservedWrite* w, bool* retry);
+  // Enters an epoch section and reserves batch on the current mutable component. On OK with
+  // *retry false, w holds the section, w->sv and the reservation: the caller must CompleteWrite
+  // (the section ends with w, or with w->section.Leave()). *retry true: the component was full
+  // (switched) or sealed (the switch awaited); nothing is held, start over. An error: nothing
+  // is held.
+  Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
+                          bool* retry);
   // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
   // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
   // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
   // section that pins mem.
   Status ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
                       ReservedWrite* w);
-  // Commits the reserved record (syncing as asked) and applies the batch to sv->mem unless it
-  // is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
-  // reserved on sv->mem, same epoch section.
-  Status CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
-                       ReservedWrite* w);
+  // Commits the reserved record (syncing as asked) and applies the batch to w->sv->mem unless
+  // it is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
+  // from ReserveOnCurrent, its section still held.
+  Status CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w);
   Status WaitForRoom(bool* delayed);
   Status SwitchMemoryComponent(const LoggedComponent* full, bool force);
 

@@ -10,6 +10,7 @@
 
 #include "db/db_iter.h"
 
+#include <cassert>
 #include <optional>
 #include <string>
 
@@ -29,9 +30,11 @@ class DBIter final : public Iterator {
   bool Valid() const override { return valid_; }
 
   Slice key() const override {
+    assert(valid_);
     return direction_ == kForward ? ExtractUserKey(iter_->key()) : Slice(saved_key_);
   }
   Slice value() const override {
+    assert(valid_);
     return direction_ == kForward ? iter_->value() : Slice(saved_value_);
   }
   Status status() const override {
@@ -100,6 +103,7 @@ class DBIter final : public Iterator {
   }
 
   void Next() override {
+    assert(valid_);
     if (direction_ == kReverse) {
       direction_ = kForward;
       // iter_ is just before the current key's entries: step onto them.
@@ -127,6 +131,7 @@ class DBIter final : public Iterator {
   }
 
   void Prev() override {
+    assert(valid_);
     if (direction_ == kForward) {
       // iter_ is at the current entry: walk back past every entry of the current key.
       saved_key_.assign(ExtractUserKey(iter_->key()).data(), ExtractUserKey(iter_->key()).size());
@@ -153,6 +158,12 @@ class DBIter final : public Iterator {
   void SetSeekKey(const Slice& target) {
     seek_key_.clear();
     AppendInternalKey(&seek_key_, ParsedInternalKey(target, kMaxSequenceNumber, kValueTypeForSeek));
+  }
+
+  // True if key is inside [lower_, upper_) (the iterator is never Valid() outside).
+  bool InBounds(const Slice& key) const {
+    return (!lower_ || key.compare(Slice(*lower_)) >= 0) &&
+           (!upper_ || key.compare(Slice(*upper_)) < 0);
   }
 
   void ClearSaved() {
@@ -185,6 +196,7 @@ class DBIter final : public Iterator {
           saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
           skipping = true;
         } else {
+          assert(InBounds(ikey.user_key));
           valid_ = true;
           saved_key_.clear();
           return;
@@ -233,6 +245,7 @@ class DBIter final : public Iterator {
       ClearSaved();
       direction_ = kForward;
     } else {
+      assert(InBounds(saved_key_));
       valid_ = true;
     }
   }

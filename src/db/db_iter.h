@@ -8,10 +8,10 @@
 
 #include <memory>
 
+#include "base/internal_iterator.h"
 #include "base/internal_key.h"
 #include "sluice/iterator.h"
 #include "sluice/options.h"
-#include "base/internal_iterator.h"
 
 namespace sluice {
 

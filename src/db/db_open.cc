@@ -17,8 +17,8 @@
 
 #include <algorithm>
 
-#include "db/db_impl.h"
 #include "base/filename.h"
+#include "db/db_impl.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
 #include "util/epoch.h"

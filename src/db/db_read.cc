@@ -6,9 +6,11 @@
 // is "latest", and a version belonging to a multi-entry batch still being applied is skipped
 // (the read continues with the next older version), so batches appear atomically.
 
+#include <cassert>
+
+#include "base/merging_iterator.h"
 #include "db/db_impl.h"
 #include "db/db_iter.h"
-#include "base/merging_iterator.h"
 #include "util/epoch.h"
 #include "util/logging.h"
 
@@ -28,14 +30,18 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
 
 Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
                                    std::string* value, SequenceNumber* skipped_batch) {
+  assert(epoch::InSection());  // sv and everything it holds stay alive only inside one
+  assert(sv != nullptr && sv->mem != nullptr && sv->version != nullptr);
   const bool latest = options.snapshot == nullptr;
   SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
 
   auto search = [&](LoggedComponent* mem, bool* done) -> Status {
     MemoryLookup r;
     while (mem->component->Get(key, read_seq, &r)) {
+      assert(r.sequence <= read_seq);  // MemoryComponent::Get's contract
       if (latest && oracle_.IsBatchInFlight(r.sequence)) {
         if (skipped_batch != nullptr) *skipped_batch = r.sequence;
+        assert(r.sequence > 0);
         read_seq = r.sequence - 1;  // not visible yet: look at older versions
         continue;
       }
@@ -174,6 +180,7 @@ MemoryComponentContext DBImpl::ComponentContext() {
 }
 
 SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
+  assert(epoch::InSection());
   bool piggybacked = false;
   // Older components first: writers still finishing in them are older than anything new.
   for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
@@ -183,12 +190,15 @@ SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
   seq = std::min(seq, oracle_.LastSequence());
   // Every write at or below seq is then in a component we read, or about to be: wait for it.
   oracle_.WaitForWritesUpTo(seq);
+  assert(seq <= oracle_.LastSequence());
   return seq;
 }
 
 std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
     SuperVersion* sv, const ReadOptions& options, SequenceNumber guard_seq, std::string* newer_key,
     bool* newer_seen) {
+  assert(epoch::InSection());  // sv is pinned by the section until the iterators pin its parts
+  assert((newer_seen == nullptr) == (newer_key == nullptr));
   std::vector<std::unique_ptr<InternalIterator>> children;
   auto add_mem = [&](const std::shared_ptr<LoggedComponent>& m, bool guard) {
     std::unique_ptr<InternalIterator> it = m->component->NewIterator();
@@ -238,6 +248,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
     // it is in one of them.
     seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
   }
+  assert(seq <= oracle_.LastSequence());
   std::unique_ptr<Iterator> it =
       NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(),
                                        NewInternalIterators(sv, options, 0, nullptr, nullptr)),

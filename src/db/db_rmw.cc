@@ -9,11 +9,12 @@
 //      batch may have bumped the stamp already, so step 5 could not see that the read missed it.
 //   2. Run the caller's decision on that value, outside any epoch section or slot. If it keeps
 //      the state the key has, the call ends here: it was a read, linearized at step 1.
-//   3. Reserve the WAL record on the current mutable component and take sequence number ts, as every
+//   3. Reserve the WAL record on the current mutable component and take sequence number ts, as
+//   every
 //      write does (Busy: a switch is under way; start over).
 //   4. FenceBelow(ts, key): afterwards every write to the key ordered before ts has finished,
-//      and no write can still be ordered before ts (a writer that drew a smaller sequence number but
-//      had not published it takes a new one). Writes to other keys are not waited for.
+//      and no write can still be ordered before ts (a writer that drew a smaller sequence number
+//      but had not published it takes a new one). Writes to other keys are not waited for.
 //   5. Validate: the key's write stamp must not have moved since step 1.
 //   6. Valid: log and apply the new version with ts. Conflict: fill the WAL reservation with
 //      the batch marked aborted (a reservation must be filled), release ts, start over.
@@ -123,11 +124,10 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     }
 
     // Step 3: sequence number and WAL reservation on the current mutable component.
-    SuperVersion* sv = nullptr;
     ReservedWrite w;
     w.key_tag = key_tag;
     bool retry = false;
-    s = ReserveOnCurrent(options, &batch, &sv, &w, &retry);
+    s = ReserveOnCurrent(options, &batch, &w, &retry);
     if (!s.ok()) return s;
     if (retry) continue;
     // Steps 4 and 5: fence, then validate.
@@ -138,8 +138,8 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     }
     if (!valid) WriteBatchInternal::MarkAborted(&batch);
     // Step 6.
-    s = CompleteWrite(options, sv, &batch, &w);
-    epoch::Exit();
+    s = CompleteWrite(options, &batch, &w);
+    w.section.Leave();
     if (!s.ok()) return s;
     if (!valid) {
       DBStats::Add(&stats_.rmw_conflicts, 1);

@@ -16,12 +16,14 @@
 // SyncWAL syncs the logs of the current SuperVersion's components, oldest first: a write
 // completed before it is in one of them, or in a flushed (synced) SST.
 //
-// Stall policy (stated, as the issue asks): with level0_slowdown_writes_trigger L0 files each
+// Stall policy: with level0_slowdown_writes_trigger L0 files each
 // write is delayed once by 1 ms; with level0_stop_writes_trigger L0 files writes wait until
 // compaction brings L0 below it; when max_write_buffer_number components exist (one mutable,
 // the rest waiting for flush) a write that finds the mutable one full waits for a flush.
 
 #include <fmt/format.h>
+
+#include <cassert>
 
 #include "db/db_impl.h"
 #include "db/write_batch_internal.h"
@@ -109,14 +111,13 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
     Status s = WaitForRoom(&delayed);
     if (!s.ok()) return s;
 
-    SuperVersion* sv = nullptr;
     ReservedWrite w;
     bool retry = false;
-    s = ReserveOnCurrent(options, batch, &sv, &w, &retry);
+    s = ReserveOnCurrent(options, batch, &w, &retry);
     if (!s.ok()) return s;
     if (retry) continue;
-    s = CompleteWrite(options, sv, batch, &w);
-    epoch::Exit();
+    s = CompleteWrite(options, batch, &w);
+    w.section.Leave();
     if (s.ok()) {
       DBStats::Add(&stats_.writes, 1);
       DBStats::Add(&stats_.keys_written, count);
@@ -127,36 +128,43 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   }
 }
 
-Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, SuperVersion** sv,
-                                ReservedWrite* w, bool* retry) {
+Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
+                                bool* retry) {
+  assert(!w->section.inside() && w->slot < 0);
   *retry = false;
-  epoch::Enter();
-  *sv = super_version_.load(std::memory_order_acquire);
+  epoch::Guard section;
+  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
   // A component that holds nothing is never switched out, even if its empty structure alone
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
-  if (((*sv)->mem->component->ApproximateMemoryUsage() >= options_.write_buffer_size ||
-       (*sv)->mem->component->WantsEarlySwitch()) &&
-      (*sv)->mem->component->HasEntries()) {
-    const LoggedComponent* full = (*sv)->mem.get();  // only compared by SwitchMemoryComponent: no use after Exit
-    epoch::Exit();
+  if ((sv->mem->component->ApproximateMemoryUsage() >= options_.write_buffer_size ||
+       sv->mem->component->WantsEarlySwitch()) &&
+      sv->mem->component->HasEntries()) {
+    // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
+    const LoggedComponent* full = sv->mem.get();
+    section.Leave();
     Status s = SwitchMemoryComponent(full, /*force=*/false);
     *retry = s.ok();
     return s;
   }
-  Status s = ReserveWrite(options, (*sv)->mem.get(), batch, w);
+  Status s = ReserveWrite(options, sv->mem.get(), batch, w);
   if (!s.ok()) {
-    epoch::Exit();
+    section.Leave();
     if (!s.IsBusy()) return s;
     // Sealed: a switch is installing a new component. Wait for it, then retry.
     std::lock_guard<std::mutex> wait_for_switch(switch_mu_);
     *retry = true;
     return Status::OK();
   }
+  w->sv = sv;
+  w->section = std::move(section);
   return s;
 }
 
 Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
                             ReservedWrite* w) {
+  assert(epoch::InSection());          // pins mem
+  assert(w->slot < 0 && w->seq == 0);  // nothing reserved yet
+  assert(WriteBatchInternal::Count(batch) > 0);
   w->multi = WriteBatchInternal::Count(batch) > 1;
   // A single-update write names its key, so a read-modify-write of another key need not wait
   // for it (SequenceOracle::FenceBelow).
@@ -181,12 +189,17 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, W
     oracle_.Release(w->slot, /*multi_entry=*/false);  // no sequence number was published
     return s;
   }
+  // A snapshot never covers a sequence number still being written (AssignSequence retakes it).
+  assert(w->seq > 0 && w->seq <= oracle_.LastSequence());
   WriteBatchInternal::SetSequence(batch, w->seq);
   return s;
 }
 
-Status DBImpl::CompleteWrite(const WriteOptions& options, SuperVersion* sv, WriteBatch* batch,
-                             ReservedWrite* w) {
+Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w) {
+  assert(w->section.inside() && epoch::InSection());
+  assert(w->slot >= 0 && w->seq > 0);
+  assert(WriteBatchInternal::Sequence(batch) == w->seq);
+  SuperVersion* sv = w->sv;
   LoggedComponent* mem = sv->mem.get();
   // An aborted read-modify-write's record only fills its reservation: no need to sync it.
   const bool sync = options.sync && !WriteBatchInternal::IsAborted(batch);

@@ -2,6 +2,8 @@
 
 #include "db/merge_job.h"
 
+#include <cassert>
+
 #include "base/filename.h"
 #include "table/table_cache.h"
 #include "util/kill_point.h"
@@ -23,6 +25,10 @@ class OutputFile {
   }
 
   void Add(const ParsedInternalKey& ikey, const Slice& key, const Slice& value) {
+    assert(builder_ != nullptr);  // opened, not finished
+    // Keys arrive in internal-key order: an SST's entries are sorted.
+    assert(meta_.num_entries == 0 ||
+           DefaultInternalKeyComparator()->Compare(meta_.largest.Encode(), key) < 0);
     if (meta_.num_entries == 0) meta_.smallest.DecodeFrom(key);
     meta_.largest.DecodeFrom(key);
     if (ikey.sequence < meta_.smallest_seqno) meta_.smallest_seqno = ikey.sequence;
@@ -37,6 +43,7 @@ class OutputFile {
 
   // Finishes, syncs, closes and (paranoid) verifies the file.
   Status Finish() {
+    assert(builder_ != nullptr && !empty());  // empty outputs are abandoned, not written
     Status s = builder_->Finish();
     if (s.ok()) {
       meta_.file_size = builder_->FileSize();

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "base/internal_iterator.h"
 #include "db/version_pruner.h"
 #include "sluice/env.h"
-#include "base/internal_iterator.h"
 #include "table/table_builder.h"
 #include "version/file_metadata.h"
 

@@ -13,8 +13,8 @@
 
 #include <algorithm>
 
-#include "db/db_impl.h"
 #include "base/filename.h"
+#include "db/db_impl.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
 #include "memory/memory_component.h"

@@ -2,34 +2,19 @@
 
 #include "db/sequence_oracle.h"
 
-#include <thread>
+#include <cassert>
 
 #include "util/hash.h"
+#include "util/spin_wait.h"
 
 namespace sluice {
-
-namespace {
-
-// Waits while busy() holds: spins briefly, then yields the CPU (the awaited writer may need it).
-template <typename Pred>
-void SpinWhile(Pred busy) {
-  for (int spins = 0; busy(); spins++) {
-    if (spins < 64) {
-      CpuRelax();
-    } else {
-      std::this_thread::yield();
-    }
-  }
-}
-
-}  // namespace
 
 SequenceOracle::SequenceOracle(SequenceNumber last_sequence)
     : counter_(last_sequence), snap_time_(0) {}
 
 int SequenceOracle::ClaimSlot() {
   const int start = static_cast<int>(ThreadIndex() % kSlots);
-  for (int round = 0;; round++) {
+  for (SpinBackoff backoff;; backoff.Pause()) {
     for (int i = 0; i < kSlots; i++) {
       const int s = (start + i) % kSlots;
       uint64_t expected = kEmpty;
@@ -39,17 +24,15 @@ int SequenceOracle::ClaimSlot() {
         return s;
       }
     }
-    if (round < 16) {
-      CpuRelax();
-    } else {
-      std::this_thread::yield();
-    }
   }
 }
 
 uint64_t SequenceOracle::KeyTag(const Slice& key) { return Hash64(key) | 1; }
 
 SequenceNumber SequenceOracle::AssignSequence(int slot, bool multi_entry, uint64_t key_tag) {
+  // The caller owns the slot (ClaimSlot) and has not published a sequence number in it yet.
+  assert(slot >= 0 && slot < kSlots);
+  assert(slots_[slot].value.load(std::memory_order_relaxed) == kClaimed);
   // release: FenceBelow reads the tag (acquire) after the sequence number published below. If the
   // slot was reused meanwhile, the tag it reads is a later owner's, and this release/acquire
   // pair then carries the previous owner's Release (which the later owner's claim acquired),
@@ -61,6 +44,7 @@ SequenceNumber SequenceOracle::AssignSequence(int slot, bool multi_entry, uint64
   }
   for (;;) {
     const SequenceNumber seq = counter_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    assert((seq & ~kSeqMask) == 0);  // the write path refuses writes long before 2^56
     // seq_cst store, then seq_cst load of snapTime: Active.add(ts) happens before the check,
     // in the single total order shared with SnapshotSequence (cLSM getTS).
     slots_[slot].value.store(seq | (multi_entry ? kBatchBit : 0), std::memory_order_seq_cst);
@@ -70,6 +54,10 @@ SequenceNumber SequenceOracle::AssignSequence(int slot, bool multi_entry, uint64
 }
 
 void SequenceOracle::Release(int slot, bool multi_entry) {
+  assert(slot >= 0 && slot < kSlots);
+  // A multi-entry write was published as a batch (and only then counted in flight).
+  assert(!multi_entry || (slots_[slot].value.load(std::memory_order_relaxed) & kBatchBit) != 0);
+  assert(slots_[slot].value.load(std::memory_order_relaxed) != kEmpty);
   // release: the write's effects happen-before a reader that sees the slot empty, and before
   // the next owner of the slot.
   slots_[slot].value.store(kEmpty, std::memory_order_seq_cst);
@@ -103,6 +91,8 @@ SequenceNumber SequenceOracle::SerializableSnapshot() {
   RaiseSnapTime(ts);
   const SequenceNumber cur = snap_time_.load(std::memory_order_seq_cst);
   const SequenceNumber snap = cur > ts ? cur : ts;
+  // Snapshots never go backwards, and never past what was handed out.
+  assert(snap >= ts && snap <= counter_.load(std::memory_order_seq_cst));
   // ...and waiting for writes at or below it that published before snapTime moved (they have
   // passed their check and will complete without retrying).
   WaitForWritesUpTo(snap);
@@ -113,19 +103,14 @@ SequenceNumber SequenceOracle::SnapshotSequence(bool linearizable) {
   if (!linearizable) return SerializableSnapshot();
   // Every write that started before this call has a sequence number <= target.
   const SequenceNumber target = counter_.load(std::memory_order_seq_cst);
-  for (int spins = 0;; spins++) {
+  for (SpinBackoff backoff;; backoff.Pause()) {
     const SequenceNumber snap = SerializableSnapshot();
     if (snap >= target) return snap;
-    if (spins < 64) {
-      CpuRelax();
-    } else {
-      std::this_thread::yield();
-    }
   }
 }
 
 void SequenceOracle::WaitForWritesUpTo(SequenceNumber seq) const {
-  SpinWhile([&] { return MinActive() <= seq; });
+  SpinWait([&] { return MinActive() > seq; });
 }
 
 template <typename Awaits>
@@ -134,13 +119,15 @@ void SequenceOracle::WaitForSlots(Awaits awaits) const {
     const uint64_t v = s.value.load(std::memory_order_seq_cst);
     if (v == kEmpty || v == kClaimed || !awaits(s, v)) continue;
     // Sequence numbers are unique, so a changed value means that write has left the slot.
-    SpinWhile([&] { return s.value.load(std::memory_order_seq_cst) == v; });
+    SpinWait([&] { return s.value.load(std::memory_order_seq_cst) != v; });
   }
 }
 
 void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
-  // Every sequence number below ts is already published in its slot: sequence numbers are drawn (and
-  // published, AssignSequence) inside the critical section of a WAL reservation, which a log's
+  assert(ts > 0 && ts <= LastSequence());
+  assert(key_tag != kAnyKey);  // a read-modify-write fences one key
+  // Every sequence number below ts is already published in its slot: sequence numbers are drawn
+  // (and published, AssignSequence) inside the critical section of a WAL reservation, which a log's
   // mutex serialises, and an older log was sealed under its mutex before a newer one took any
   // reservation (db/db_write.cc). So, unlike a snapshot, the fence needs no snapTime
   // handshake: scanning the slots finds every write with a smaller sequence number still in flight.
@@ -154,15 +141,16 @@ void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
 }
 
 // Batches and linearizability. Reads hide the versions of a batch in flight, so a batch takes
-// effect at its Release. A write with a larger sequence number that became visible before an earlier
-// batch on the same key is released would contradict that: readers could see the newer write
-// on that key, then the batch's absence on its other keys, although in sequence number order (which
-// is the order of versions of a key) the batch comes first. Found by the linearizability test
-// (tests/linearizability). So every write waits, before inserting, for the batches with
-// smaller sequence numbers (their keys are not tracked, so all of them). A batch's sequence number was
-// drawn and published inside an earlier (or sealed older) log reservation than the waiting
+// effect at its Release. A write with a larger sequence number that became visible before an
+// earlier batch on the same key is released would contradict that: readers could see the newer
+// write on that key, then the batch's absence on its other keys, although in sequence number order
+// (which is the order of versions of a key) the batch comes first. Found by the linearizability
+// test (tests/linearizability). So every write waits, before inserting, for the batches with
+// smaller sequence numbers (their keys are not tracked, so all of them). A batch's sequence number
+// was drawn and published inside an earlier (or sealed older) log reservation than the waiting
 // write's, so the write's load of batches_in_flight_ sees it raised.
 void SequenceOracle::WaitForBatchesBelow(SequenceNumber ts) const {
+  assert(ts > 0 && ts <= LastSequence());
   if (batches_in_flight_.load(std::memory_order_seq_cst) == 0) return;
   WaitForSlots(
       [&](const Slot&, uint64_t v) { return (v & kBatchBit) != 0 && (v & kSeqMask) < ts; });
@@ -180,10 +168,12 @@ bool SequenceOracle::IsBatchInFlight(SequenceNumber seq) const {
 }
 
 void SequenceOracle::WaitWhileBatchInFlight(SequenceNumber seq) const {
-  SpinWhile([&] { return IsBatchInFlight(seq); });
+  SpinWait([&] { return !IsBatchInFlight(seq); });
 }
 
 void SequenceOracle::AdvanceTo(SequenceNumber seq) {
+  // Recovery only: no write holds a slot.
+  assert(MinActive() == kNoneActive);
   if (counter_.load(std::memory_order_relaxed) < seq) {
     counter_.store(seq, std::memory_order_seq_cst);
   }

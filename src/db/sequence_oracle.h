@@ -7,15 +7,18 @@
 // Readers:  SnapshotSequence() for snapshots and iterators; IsBatchInFlight() for point reads.
 //
 // Invariants (cLSM, Algorithm 2):
-//   * AssignSequence publishes its sequence number in Active *before* reading snapTime (both seq_cst),
+//   * AssignSequence publishes its sequence number in Active *before* reading snapTime (both
+//   seq_cst),
 //     and takes a new one while its sequence number is <= snapTime. A snapshot publishes snapTime
 //     *before* waiting on Active. So for every snapshot s and every write w with ts(w) <= s,
 //     either w finished before s was returned, or w saw snapTime >= ts(w) and retried with a
-//     larger sequence number. A snapshot therefore sees exactly the writes with ts <= s, all complete.
+//     larger sequence number. A snapshot therefore sees exactly the writes with ts <= s, all
+//     complete.
 //   * snapTime never moves backwards (CAS to the max).
-//   * Every update of a multi-entry batch carries the batch's one sequence number. A point read that
-//     finds a version whose sequence number belongs to a batch still in Active ignores it (reads the
-//     next older version), so a batch becomes visible all at once, at Release().
+//   * Every update of a multi-entry batch carries the batch's one sequence number. A point read
+//   that
+//     finds a version whose sequence number belongs to a batch still in Active ignores it (reads
+//     the next older version), so a batch becomes visible all at once, at Release().
 //     batches_in_flight_ is raised before the slot is published and lowered after it is
 //     cleared, so a reader that sees 0 knows no batch is in flight (see IsBatchInFlight).
 // Active is a fixed array of cache-line padded slots; a writer owns one slot for the duration
@@ -54,8 +57,8 @@ class SequenceOracle {
   // The write of this slot is complete (or abandoned): remove it from Active, free the slot.
   void Release(int slot, bool multi_entry);
 
-  // A sequence number for a snapshot: below every active sequence number, never below an earlier snapshot.
-  // linearizable: also wait until every write that started before the call is covered.
+  // A sequence number for a snapshot: below every active sequence number, never below an earlier
+  // snapshot. linearizable: also wait until every write that started before the call is covered.
   SequenceNumber SnapshotSequence(bool linearizable);
 
   // Waits until no write with a sequence number <= seq is in flight.
@@ -68,8 +71,8 @@ class SequenceOracle {
   // inside a WAL reservation (see the .cc for why that makes every smaller one visible).
   void FenceBelow(SequenceNumber ts, uint64_t key_tag) const;
 
-  // Waits until no multi-entry batch with a sequence number below ts is in flight (free when no batch
-  // is). A write calls it before inserting: see "Batches and linearizability" in the .cc.
+  // Waits until no multi-entry batch with a sequence number below ts is in flight (free when no
+  // batch is). A write calls it before inserting: see "Batches and linearizability" in the .cc.
   void WaitForBatchesBelow(SequenceNumber ts) const;
 
   // Waits until the batch with sequence number seq (if any) is no longer in flight.

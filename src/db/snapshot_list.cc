@@ -3,6 +3,7 @@
 #include "db/snapshot_list.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace sluice {
 
@@ -48,7 +49,9 @@ const Snapshot* SnapshotList::CreateProtected(const std::function<SequenceNumber
     std::lock_guard<std::mutex> l(mu_);
     result = RegisterLocked(seq);
   }
-  pending_.fetch_sub(1, std::memory_order_seq_cst);
+  const int was_pending = pending_.fetch_sub(1, std::memory_order_seq_cst);
+  assert(was_pending > 0);
+  (void)was_pending;
   return result;
 }
 

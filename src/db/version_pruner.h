@@ -42,7 +42,8 @@ class VersionPruner {
   const std::function<bool(const Slice&)> is_base_level_;
   std::string current_key_;
   bool has_current_key_ = false;
-  size_t last_stripe_ = 0;  // stripe of the last kept-or-dropped version of current_key_
+  size_t last_stripe_ = 0;            // stripe of the last kept-or-dropped version of current_key_
+  SequenceNumber last_sequence_ = 0;  // of the last entry (checks the order of the input)
   uint64_t dropped_ = 0;
 };
 

@@ -10,10 +10,10 @@
 #include "memory/adaptive/adaptive_component.h"
 #include "memory/adaptive/adaptive_policy.h"
 #include "memory/encoded_entry.h"
+#include "memory/flodb/flodb_component.h"
 #include "memory/hash_rep.h"
 #include "memory/memory_component.h"
 #include "memory/skiplist_rep.h"
-#include "memory/flodb/flodb_component.h"
 #include "memory/vector_rep.h"
 
 namespace sluice {

@@ -1,9 +1,9 @@
 // memory/memory_component.h — the one interface every memory component implements.
 //
 // A memory component holds the newest writes of the database, as versions tagged with sequence
-// numbers (see base/internal_key.h), until it is full, becomes immutable and is flushed to an L0 SST
-// file. Implementations ("skiplist", and the components of later issues) live one per file and
-// are created by name in factory.cc; the same engine tests run over all of them.
+// numbers (see base/internal_key.h), until it is full, becomes immutable and is flushed to an L0
+// SST file. Implementations live one per file (or one folder, for "flodb" and "adaptive") and are
+// created by name in factory.cc; the same engine tests run over all of them.
 //
 // Contract:
 //   * Add() is safe for many concurrent callers and concurrent readers. The pair (key, seq) is
@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "base/internal_iterator.h"
 #include "base/internal_key.h"
 #include "sluice/options.h"
 #include "sluice/slice.h"
 #include "sluice/status.h"
-#include "base/internal_iterator.h"
 
 namespace sluice {
 

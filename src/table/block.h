@@ -17,8 +17,8 @@
 #include <memory>
 #include <string>
 
-#include "table/format.h"
 #include "base/internal_iterator.h"
+#include "table/format.h"
 #include "util/comparator.h"
 
 namespace sluice {

@@ -20,12 +20,12 @@
 #include <memory>
 #include <string>
 
+#include "base/internal_iterator.h"
 #include "sluice/env.h"
 #include "sluice/options.h"
 #include "sluice/status.h"
 #include "table/block.h"
 #include "table/format.h"
-#include "base/internal_iterator.h"
 #include "table/table_options.h"
 #include "table/table_properties.h"
 

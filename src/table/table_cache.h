@@ -12,9 +12,9 @@
 #include <memory>
 #include <string>
 
+#include "base/internal_iterator.h"
 #include "sluice/env.h"
 #include "sluice/options.h"
-#include "base/internal_iterator.h"
 #include "table/table_builder.h"
 #include "util/cache.h"
 

@@ -1,8 +1,8 @@
 // util/comparator.h — total orders over keys used inside the engine.
 //
 // sluice orders user keys bytewise (memcmp, shorter first). Internal keys (user key + 8-byte
-// trailer, see base/internal_key.h) order by user key ascending, then sequence number descending, so
-// the newest version of a key comes first. The separator helpers let index blocks store short
+// trailer, see base/internal_key.h) order by user key ascending, then sequence number descending,
+// so the newest version of a key comes first. The separator helpers let index blocks store short
 // keys: for a < b, FindShortestSeparator turns *start into some s with a <= s < b.
 
 #ifndef SLUICE_UTIL_COMPARATOR_H_

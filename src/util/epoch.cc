@@ -216,4 +216,6 @@ void DrainAll() {
 
 uint64_t PendingCount() { return TheManager().Pending(); }
 
+bool InSection() { return MyRecord()->nesting > 0; }
+
 }  // namespace sluice::epoch

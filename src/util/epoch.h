@@ -47,13 +47,46 @@ void DrainAll();
 // Number of retired objects not yet freed (for statistics and tests).
 uint64_t PendingCount();
 
-// RAII critical section.
+// True if the calling thread is inside a critical section (for assertions of contracts that
+// say "REQUIRES: inside an epoch section").
+bool InSection();
+
+// A critical section as a value: entered on construction, left on destruction or Leave().
+// Movable, so a function can enter a section and hand it to its caller (the section then ends
+// where the caller's guard does); a moved-from guard holds nothing.
+struct NoSection {};
+inline constexpr NoSection kNoSection{};
+
 class Guard {
  public:
   Guard() { Enter(); }
-  ~Guard() { Exit(); }
+  // A guard holding no section (to be moved into later).
+  explicit Guard(NoSection) : inside_(false) {}
+  ~Guard() { Leave(); }
+  Guard(Guard&& other) noexcept : inside_(other.inside_) { other.inside_ = false; }
+  Guard& operator=(Guard&& other) noexcept {
+    if (this != &other) {
+      Leave();
+      inside_ = other.inside_;
+      other.inside_ = false;
+    }
+    return *this;
+  }
   Guard(const Guard&) = delete;
   Guard& operator=(const Guard&) = delete;
+
+  // Leaves the section now (no-op if this guard holds none).
+  void Leave() {
+    if (inside_) {
+      inside_ = false;
+      Exit();
+    }
+  }
+  // True while this guard holds a section.
+  bool inside() const { return inside_; }
+
+ private:
+  bool inside_ = true;
 };
 
 }  // namespace sluice::epoch

@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "sluice/options.h"
 #include "base/internal_iterator.h"
+#include "sluice/options.h"
 #include "version/version.h"
 
 namespace sluice {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "base/internal_iterator.h"
 #include "base/internal_key.h"
 #include "sluice/options.h"
-#include "base/internal_iterator.h"
 #include "version/file_metadata.h"
 
 namespace sluice {

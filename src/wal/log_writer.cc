@@ -7,6 +7,7 @@
 
 #include "util/cpu.h"
 #include "util/kill_point.h"
+#include "util/spin_wait.h"
 #include "wal/log_format.h"
 
 namespace sluice::log {
@@ -152,15 +153,10 @@ void Writer::WaitForChange(std::unique_lock<std::mutex>* l) {
   // would cost: spin a little (without the lock) before sleeping on the condition variable.
   const uint64_t seen = changes_.load(std::memory_order_relaxed);
   l->unlock();
-  for (int i = 0; i < 400; i++) {
+  for (SpinBackoff backoff(/*spin_rounds=*/300); backoff.rounds() < 400; backoff.Pause()) {
     if (changes_.load(std::memory_order_acquire) != seen) {
       l->lock();
       return;
-    }
-    if (i < 300) {
-      CpuRelax();
-    } else {
-      std::this_thread::yield();
     }
   }
   l->lock();

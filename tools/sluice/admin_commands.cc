@@ -10,8 +10,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
 #include "base/filename.h"
+#include "commands.h"
 #include "file_inspect.h"
 #include "key_range.h"
 #include "sluice/env.h"

@@ -7,8 +7,8 @@
 
 #include <memory>
 
-#include "commands.h"
 #include "base/filename.h"
+#include "commands.h"
 #include "db/write_batch_internal.h"
 #include "file_inspect.h"
 #include "table/compression.h"

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "base/internal_key.h"
 #include "base/filename.h"
+#include "base/internal_key.h"
 #include "sluice/env.h"
 #include "table/table_options.h"
 #include "text_codec.h"

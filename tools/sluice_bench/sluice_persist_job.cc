@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/internal_key.h"
 #include "base/filename.h"
+#include "base/internal_key.h"
 #include "db/merge_job.h"
 #include "db/version_pruner.h"
 #include "sluice_bench/thread_stats.h"

@@ -1,4 +1,5 @@
-// memory/adaptive/adaptive_component.cc — the "adaptive" memory component (see adaptive_component.h).
+// memory/adaptive/adaptive_component.cc — the "adaptive" memory component (see
+// adaptive_component.h).
 
 #include "memory/adaptive/adaptive_component.h"
 

@@ -21,8 +21,8 @@
 #include <memory>
 #include <string>
 
-#include "memory/memory_component.h"
 #include "memory/adaptive/operation_mix.h"
+#include "memory/memory_component.h"
 
 namespace sluice {
 

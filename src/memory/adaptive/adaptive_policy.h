@@ -1,5 +1,5 @@
-// memory/adaptive/adaptive_policy.h — how the "adaptive" memory component picks the representation of
-// the next memory component from what it observed on the current one (operation_mix.h).
+// memory/adaptive/adaptive_policy.h — how the "adaptive" memory component picks the representation
+// of the next memory component from what it observed on the current one (operation_mix.h).
 //
 // The policy is a cost model. For each candidate ("vector-prealloc", "skiplist",
 // "hash-skiplist", "hash-linklist") it estimates the time the observed operations would have

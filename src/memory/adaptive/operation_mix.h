@@ -1,6 +1,6 @@
-// memory/adaptive/operation_mix.h — what the "adaptive" memory component observes about the operations
-// reaching one memory component while it is the mutable one: how many point reads and scans,
-// how long the scans were, how many reads came right after an insert (what a vector buffer
+// memory/adaptive/operation_mix.h — what the "adaptive" memory component observes about the
+// operations reaching one memory component while it is the mutable one: how many point reads and
+// scans, how long the scans were, how many reads came right after an insert (what a vector buffer
 // would have had to sort for), and how varied the keys' prefixes are (how well a hash buffer
 // would spread them over its buckets). adaptive_policy.h turns a snapshot of it into the
 // representation of the next component.

@@ -10,24 +10,9 @@
 #include "memory/skiplist_rep.h"
 #include "util/cpu.h"
 #include "util/epoch.h"
+#include "util/spin_wait.h"
 
 namespace sluice {
-
-namespace {
-
-// Spins briefly, then yields: the waits below last as long as an add or a drain batch.
-template <typename Done>
-void SpinUntil(Done&& done) {
-  for (int spins = 0; !done(); spins++) {
-    if (spins < 100) {
-      CpuRelax();
-    } else {
-      std::this_thread::yield();
-    }
-  }
-}
-
-}  // namespace
 
 std::atomic<int64_t>& FloDBComponent::PhasedCount::Counter(int phase) {
   return shards_[phase][ThreadIndex() % kShards].n;
@@ -58,11 +43,10 @@ void FloDBComponent::PhasedCount::FlipAndWait() {
   const int old = phase_.load(std::memory_order_relaxed);
   // seq_cst: ordered after everything the flipper published before (e.g. a raised floor).
   phase_.store(1 - old, std::memory_order_seq_cst);
-  SpinUntil([&] { return Zero(old); });
+  SpinWait([&] { return Zero(old); });  // as long as an add or a drain batch
 }
 
-FloDBComponent::FloDBComponent(const FloDBOptions& options,
-                                     const MemoryComponentContext& context)
+FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context)
     : options_(options),
       context_(context),
       stats_(context.flodb_stats != nullptr ? context.flodb_stats : std::make_shared<FloDBStats>()),
@@ -103,8 +87,8 @@ void FloDBComponent::StopDrainers() {
   drainers_.clear();
 }
 
-void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key,
-                            const Slice& value, bool keep_older) {
+void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
+                         bool keep_older) {
   FloDBStats::Add(&stats_->writes);
   const SortedLevel::Update update{key, seq, type, value, keep_older};
   if (mbf_ == nullptr || immutable_.load(std::memory_order_acquire)) {

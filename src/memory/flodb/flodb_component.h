@@ -1,5 +1,5 @@
-// memory/flodb/flodb_component.h — the "flodb" memory component (FloDB, EuroSys'17): a small concurrent
-// hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the Memtable,
+// memory/flodb/flodb_component.h — the "flodb" memory component (FloDB, EuroSys'17): a small
+// concurrent hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the Memtable,
 // sorted_level.h), with background threads draining the first into the second.
 //
 // Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
@@ -30,9 +30,9 @@
 #include <thread>
 #include <vector>
 
-#include "memory/flodb/sorted_level.h"
 #include "memory/flodb/flodb_stats.h"
 #include "memory/flodb/membuffer.h"
+#include "memory/flodb/sorted_level.h"
 #include "memory/memory_component.h"
 
 namespace sluice {

@@ -130,15 +130,6 @@ bool Membuffer::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, Me
   return false;
 }
 
-const MembufferEntry* Membuffer::Find(const Slice& key, uint64_t hash) const {
-  const Bucket* b = BucketFor(key, hash);
-  for (int i = 0; i < slots_; i++) {
-    const MembufferEntry* e = b->slots[i].load(std::memory_order_acquire);
-    if (e != nullptr && e->hash == hash && e->key() == key) return e;
-  }
-  return nullptr;
-}
-
 void Membuffer::CollectBucket(Bucket* b, std::vector<MembufferEntry*>* out,
                               SequenceNumber max_seq) {
   bool left = false;

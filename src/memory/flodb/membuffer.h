@@ -1,5 +1,5 @@
-// memory/flodb/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that absorbs
-// writes before they are drained into the sorted Memtable.
+// memory/flodb/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that
+// absorbs writes before they are drained into the sorted Memtable.
 //
 // Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock word, the largest
 // sequence number that ever left the bucket (max_out_seq), and up to six entry slots. Writers
@@ -105,9 +105,6 @@ class Membuffer {
   // The key's entry if its sequence is <= read_seq. *shadowed: an entry exists but is newer.
   bool Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result,
            bool* shadowed) const;
-
-  // The entry of a key (for read-modify-write), or null.
-  const MembufferEntry* Find(const Slice& key, uint64_t hash) const;
 
   size_t partitions() const { return partitions_; }
   // Marks and appends unmarked entries of flagged buckets of the partition, continuing from the

@@ -241,19 +241,11 @@ bool SortedLevel::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* r
   return false;
 }
 
-SequenceNumber SortedLevel::NewestSequence(const Slice& key) const {
-  const char* node = FindNode(key);
-  if (node == nullptr) return 0;
-  Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire));
-  return v == nullptr ? 0 : v->sequence();
-}
-
 // Positions are (node, trailer): nodes are never freed, versions are found again by trailer on
 // every move, inside an epoch section, and copied out.
 class SortedLevelIterator final : public InternalIterator {
  public:
-  SortedLevelIterator(const SortedLevel::List* list, bool stable)
-      : it_(list), stable_(stable) {}
+  SortedLevelIterator(const SortedLevel::List* list, bool stable) : it_(list), stable_(stable) {}
 
   bool Valid() const override { return valid_; }
   Slice key() const override { return key_; }

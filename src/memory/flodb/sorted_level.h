@@ -63,8 +63,6 @@ class SortedLevel {
 
   // The newest version of key with sequence <= read_seq. REQUIRES: inside an epoch section.
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const;
-  // Sequence number of the key's newest version (0 if none). REQUIRES: epoch section.
-  SequenceNumber NewestSequence(const Slice& key) const;
 
   // Every version, in internal-key order. Each move copies the entry it lands on, so the
   // iterator is safe without holding an epoch section between calls.
