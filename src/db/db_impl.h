@@ -129,6 +129,9 @@ class DBImpl final : public DB {
   // from ReserveOnCurrent, its section still held.
   Status CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w);
   Status WaitForRoom(bool* delayed);
+  // True if the mutable component must be switched out before the next write: it reached
+  // write_buffer_size or asks to leave early, and it holds something.
+  bool IsFull(const MemoryComponent& component) const;
   Status SwitchMemoryComponent(const LoggedComponent* full, bool force);
 
   // --- db_rmw.cc ---

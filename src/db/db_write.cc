@@ -128,17 +128,21 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
   }
 }
 
+bool DBImpl::IsFull(const MemoryComponent& component) const {
+  // A component that holds nothing is never switched out, even if its empty structure alone
+  // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
+  return (component.ApproximateMemoryUsage() >= options_.write_buffer_size ||
+          component.WantsEarlySwitch()) &&
+         component.HasEntries();
+}
+
 Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
                                 bool* retry) {
   assert(!w->section.inside() && w->slot < 0);
   *retry = false;
   epoch::Guard section;
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-  // A component that holds nothing is never switched out, even if its empty structure alone
-  // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
-  if ((sv->mem->component->ApproximateMemoryUsage() >= options_.write_buffer_size ||
-       sv->mem->component->WantsEarlySwitch()) &&
-      sv->mem->component->HasEntries()) {
+  if (IsFull(*sv->mem->component)) {
     // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
     const LoggedComponent* full = sv->mem.get();
     section.Leave();
@@ -274,11 +278,8 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
     std::unique_lock<std::mutex> l(mutex_);
     SuperVersion* sv = CurrentSuperVersion();
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
-    if (!force && sv->mem->component->ApproximateMemoryUsage() < options_.write_buffer_size &&
-        !sv->mem->component->WantsEarlySwitch()) {
-      return Status::OK();
-    }
-    if (!sv->mem->component->HasEntries()) return Status::OK();
+    const MemoryComponent& current = *sv->mem->component;
+    if (!(force ? current.HasEntries() : IsFull(current))) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     if (static_cast<int>(sv->imms.size()) + 1 >= options_.max_write_buffer_number) {
       const uint64_t start = env_->NowMicros();
