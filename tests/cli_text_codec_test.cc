@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "support/test_util.h"
 #include "text_codec.h"
 
 namespace sluice::cli {
@@ -22,9 +23,9 @@ TEST(CliTextCodec, EveryByteStringRoundTripsThroughEveryEncoding) {
   for (int i = 0; i < 2000; i++) {
     const std::string k = RandomBytes(&rng, 20), v = RandomBytes(&rng, 50);
     std::string k2, v2;
-    ASSERT_TRUE(Unescape(Escape(k), &k2).ok());
+    ASSERT_OK(Unescape(Escape(k), &k2));
     ASSERT_EQ(k, k2);
-    ASSERT_TRUE(HexDecode(HexEncode(k), &k2).ok());
+    ASSERT_OK(HexDecode(HexEncode(k), &k2));
     ASSERT_EQ(k, k2);
     for (bool hex : {false, true}) {
       for (bool json : {false, true}) {
@@ -32,7 +33,7 @@ TEST(CliTextCodec, EveryByteStringRoundTripsThroughEveryEncoding) {
         ASSERT_EQ('\n', line.back());
         line.pop_back();
         ASSERT_EQ(std::string::npos, line.find('\n'));  // one entry, one line
-        ASSERT_TRUE(ParseEntry(line, hex, json, &k2, &v2).ok()) << line;
+        ASSERT_OK(ParseEntry(line, hex, json, &k2, &v2)) << line;
         ASSERT_EQ(k, k2);
         ASSERT_EQ(v, v2);
       }
@@ -63,7 +64,7 @@ TEST(CliTextCodec, BadInputIsInvalidArgument) {
         R"({"key":"a","key_hex":"61","value":""})", R"({"key_hex":"6","value":""})"}) {
     EXPECT_TRUE(ParseJsonLine(bad, &k, &v).IsInvalidArgument()) << bad;
   }
-  ASSERT_TRUE(ParseJsonLine(R"({"value_hex":"00ff","key":"k"})", &k, &v).ok());
+  ASSERT_OK(ParseJsonLine(R"({"value_hex":"00ff","key":"k"})", &k, &v));
   EXPECT_EQ(std::string("\0\xff", 2), v);
 }
 

@@ -10,6 +10,7 @@
 
 #include "sluice/db.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 #include "util/coding.h"
 
 namespace sluice::test {
@@ -56,8 +57,8 @@ TEST_F(DBAdaptiveTest, EachWorkloadPhaseChoosesTheNextComponent) {
   uint64_t n = 0;
 
   // Inserts only: a vector next.
-  for (int i = 0; i < 20000; i++) ASSERT_TRUE(Put(SpreadKey(n++), "v").ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 0; i < 20000; i++) ASSERT_OK(Put(SpreadKey(n++), "v"));
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ("vector-prealloc", LastChoiceName()) << LastChoice();
   EXPECT_NE(std::string::npos, LastChoice().find(" inserts, 0 point reads")) << LastChoice();
   std::string stats;
@@ -66,24 +67,24 @@ TEST_F(DBAdaptiveTest, EachWorkloadPhaseChoosesTheNextComponent) {
 
   // Four point reads per insert: a hash buffer next.
   for (int i = 0; i < 20000; i++) {
-    ASSERT_TRUE(Put(SpreadKey(n), "v").ok());
+    ASSERT_OK(Put(SpreadKey(n), "v"));
     for (uint64_t r = 1; r <= 4; r++) ASSERT_EQ("v", Get(SpreadKey(n / r)));
     n++;
   }
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ("hash-linklist", LastChoiceName()) << LastChoice();
 
   // Scans interleaved with the inserts: a skiplist next.
   for (int i = 0; i < 20000; i++) {
-    ASSERT_TRUE(Put(SpreadKey(n++), "v").ok());
+    ASSERT_OK(Put(SpreadKey(n++), "v"));
     if (i % 100 == 0) {
       std::unique_ptr<Iterator> it = db()->NewIterator(ReadOptions());
       it->Seek(SpreadKey(n / 2));
       for (int k = 0; k < 20 && it->Valid(); k++) it->Next();
-      ASSERT_TRUE(it->status().ok());
+      ASSERT_OK(it->status());
     }
   }
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ("skiplist", LastChoiceName()) << LastChoice();
 
   // Every write is still there, whatever held it.
@@ -99,7 +100,7 @@ TEST_F(DBAdaptiveTest, RecoveryReplayIsNotAWorkload) {
   Options o = AdaptiveOptions();
   Open(o);
   for (int i = 0; i < 5000; i++) {
-    ASSERT_TRUE(Put(SpreadKey(i), "v").ok());
+    ASSERT_OK(Put(SpreadKey(i), "v"));
     ASSERT_EQ("v", Get(SpreadKey(i)));
   }
   Reopen();  // the log is replayed into components the policy does not observe

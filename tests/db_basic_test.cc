@@ -12,6 +12,7 @@
 #include "sluice/db.h"
 #include "sluice/env.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 
 namespace sluice::test {
 
@@ -22,44 +23,44 @@ class DBBasicTest : public DBTestBase, public ::testing::TestWithParam<std::stri
 
 TEST_P(DBBasicTest, PutGetDeleteOverwrite) {
   Open();
-  ASSERT_TRUE(Put("foo", "v1").ok());
+  ASSERT_OK(Put("foo", "v1"));
   EXPECT_EQ("v1", Get("foo"));
-  ASSERT_TRUE(Put("foo", "v2").ok());
+  ASSERT_OK(Put("foo", "v2"));
   EXPECT_EQ("v2", Get("foo"));
-  ASSERT_TRUE(Delete("foo").ok());
+  ASSERT_OK(Delete("foo"));
   EXPECT_EQ("NOT_FOUND", Get("foo"));
-  EXPECT_TRUE(Delete("never-existed").ok());
+  EXPECT_OK(Delete("never-existed"));
   EXPECT_EQ("NOT_FOUND", Get("never-existed"));
 }
 
 TEST_P(DBBasicTest, EmptyKeyAndEmptyValueAreOrdinary) {
   Open();
-  ASSERT_TRUE(Put("", "empty-key").ok());
-  ASSERT_TRUE(Put("k", "").ok());
+  ASSERT_OK(Put("", "empty-key"));
+  ASSERT_OK(Put("k", ""));
   EXPECT_EQ("empty-key", Get(""));
   EXPECT_EQ("", Get("k"));
   EXPECT_EQ("->empty-key, k->", Contents());
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   Reopen();
   EXPECT_EQ("empty-key", Get(""));
   EXPECT_EQ("", Get("k"));
-  ASSERT_TRUE(Delete("").ok());
+  ASSERT_OK(Delete(""));
   EXPECT_EQ("NOT_FOUND", Get(""));
 }
 
 TEST_P(DBBasicTest, BinaryKeysAndValues) {
   Open();
   const std::string k("a\0b\xff", 4), v("\0\0\x01", 3);
-  ASSERT_TRUE(Put(k, v).ok());
+  ASSERT_OK(Put(k, v));
   EXPECT_EQ(v, Get(k));
   EXPECT_EQ("NOT_FOUND", Get(std::string("a\0b", 3)));
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ(v, Get(k));
 }
 
 TEST_P(DBBasicTest, WriteBatchIsAtomicAndLastUpdateWins) {
   Open();
-  ASSERT_TRUE(Put("a", "old").ok());
+  ASSERT_OK(Put("a", "old"));
   WriteBatch batch;
   batch.Put("a", "1");
   batch.Put("b", "2");
@@ -67,21 +68,21 @@ TEST_P(DBBasicTest, WriteBatchIsAtomicAndLastUpdateWins) {
   batch.Put("c", "3");
   batch.Put("c", "4");
   EXPECT_EQ(5u, batch.Count());
-  ASSERT_TRUE(db()->Write(WriteOptions(), &batch).ok());
+  ASSERT_OK(db()->Write(WriteOptions(), &batch));
   EXPECT_EQ("b->2, c->4", Contents());
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   Reopen();
   EXPECT_EQ("b->2, c->4", Contents());
   WriteBatch empty;
-  EXPECT_TRUE(db()->Write(WriteOptions(), &empty).ok());
+  EXPECT_OK(db()->Write(WriteOptions(), &empty));
 }
 
 TEST_P(DBBasicTest, IteratorForwardBackwardSeek) {
   Open();
-  for (int i = 0; i < 100; i += 2) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
-  for (int i = 1; i < 100; i += 4) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(Delete(Key(10)).ok());
+  for (int i = 0; i < 100; i += 2) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Flush());
+  for (int i = 1; i < 100; i += 4) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(Delete(Key(10)));
   std::vector<int> expected;
   for (int i = 0; i < 100; i++) {
     if ((i % 2 == 0 || i % 4 == 1) && i != 10) expected.push_back(i);
@@ -120,15 +121,15 @@ TEST_P(DBBasicTest, IteratorForwardBackwardSeek) {
   it->SeekForPrev("zzz");
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(Key(98), it->key().ToString());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 }
 
 TEST_P(DBBasicTest, IteratorBoundsLimitEveryMove) {
   Open();
-  for (int i = 0; i < 50; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 0; i < 50; i++) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Flush());
   // Deletions just outside and just inside both bounds, in the memory component.
-  for (int i : {9, 10, 29, 30}) ASSERT_TRUE(Delete(Key(i)).ok());
+  for (int i : {9, 10, 29, 30}) ASSERT_OK(Delete(Key(i)));
   ReadOptions ro;
   std::unique_ptr<Iterator> it;
   {
@@ -159,7 +160,7 @@ TEST_P(DBBasicTest, IteratorBoundsLimitEveryMove) {
   EXPECT_FALSE(it->Valid());
   it->SeekForPrev(Key(5));
   EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 
   // Only an upper bound; only a lower bound; empty bounds.
   const std::string upper_key = Key(3), lower_key = Key(48);
@@ -193,29 +194,29 @@ TEST_P(DBBasicTest, IteratorBoundsLimitEveryMove) {
   scan_bounds.iterate_lower_bound = &from_slice;
   scan_bounds.iterate_upper_bound = &to_slice;
   std::vector<std::pair<std::string, std::string>> got;
-  ASSERT_TRUE(db()->Scan(scan_bounds, Key(0), "", 100, &got).ok());
+  ASSERT_OK(db()->Scan(scan_bounds, Key(0), "", 100, &got));
   ASSERT_EQ(18u, got.size());
   EXPECT_EQ(Key(11), got.front().first);
   EXPECT_EQ(Key(28), got.back().first);
   got.clear();
-  ASSERT_TRUE(db()->Scan(scan_bounds, Key(20), Key(25), 100, &got).ok());
+  ASSERT_OK(db()->Scan(scan_bounds, Key(20), Key(25), 100, &got));
   EXPECT_EQ(5u, got.size());
   got.clear();
   scan_bounds.iterate_upper_bound = &nothing_slice;  // nothing is below ""
-  ASSERT_TRUE(db()->Scan(scan_bounds, Key(0), "", 100, &got).ok());
+  ASSERT_OK(db()->Scan(scan_bounds, Key(0), "", 100, &got));
   EXPECT_TRUE(got.empty());
 }
 
 TEST_P(DBBasicTest, IteratorIsASnapshotOfItsCreationTime) {
   Open();
-  ASSERT_TRUE(Put("a", "1").ok());
-  ASSERT_TRUE(Put("b", "1").ok());
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(Put("b", "1"));
   std::unique_ptr<Iterator> it = db()->NewIterator(ReadOptions());
-  ASSERT_TRUE(Put("a", "2").ok());
-  ASSERT_TRUE(Delete("b").ok());
-  ASSERT_TRUE(Put("c", "2").ok());
-  ASSERT_TRUE(db()->Flush().ok());
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(Put("a", "2"));
+  ASSERT_OK(Delete("b"));
+  ASSERT_OK(Put("c", "2"));
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   std::string seen;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     seen += it->key().ToString() + "=" + it->value().ToString() + ";";
@@ -226,13 +227,13 @@ TEST_P(DBBasicTest, IteratorIsASnapshotOfItsCreationTime) {
 
 TEST_P(DBBasicTest, SnapshotsSurviveFlushAndCompaction) {
   Open();
-  ASSERT_TRUE(Put("k", "v1").ok());
+  ASSERT_OK(Put("k", "v1"));
   const Snapshot* s1 = db()->GetSnapshot();
-  ASSERT_TRUE(Put("k", "v2").ok());
-  ASSERT_TRUE(Put("gone", "x").ok());
+  ASSERT_OK(Put("k", "v2"));
+  ASSERT_OK(Put("gone", "x"));
   const Snapshot* s2 = db()->GetSnapshot();
-  ASSERT_TRUE(Put("k", "v3").ok());
-  ASSERT_TRUE(Delete("gone").ok());
+  ASSERT_OK(Put("k", "v3"));
+  ASSERT_OK(Delete("gone"));
   for (int round = 0; round < 3; round++) {
     EXPECT_EQ("v1", Get("k", s1));
     EXPECT_EQ("NOT_FOUND", Get("gone", s1));
@@ -242,26 +243,26 @@ TEST_P(DBBasicTest, SnapshotsSurviveFlushAndCompaction) {
     EXPECT_EQ("NOT_FOUND", Get("gone"));
     EXPECT_EQ("gone->x, k->v2", Contents(s2));
     if (round == 0) {
-      ASSERT_TRUE(db()->Flush().ok());
+      ASSERT_OK(db()->Flush());
     } else if (round == 1) {
-      ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+      ASSERT_OK(db()->CompactRange(nullptr, nullptr));
     }
   }
   EXPECT_GT(s2->sequence(), s1->sequence());
   db()->ReleaseSnapshot(s1);
   db()->ReleaseSnapshot(s2);
   db()->ReleaseSnapshot(nullptr);
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   EXPECT_EQ("k->v3", Contents());
 }
 
 TEST_P(DBBasicTest, DataSurvivesReopenWithAndWithoutFlush) {
   Open();
-  for (int i = 0; i < 500; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 500; i++) ASSERT_OK(Put(Key(i), Value(i)));
   Reopen();  // from the WAL
   for (int i = 0; i < 500; i++) ASSERT_EQ(Value(i), Get(Key(i)));
-  for (int i = 0; i < 500; i += 3) ASSERT_TRUE(Delete(Key(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 0; i < 500; i += 3) ASSERT_OK(Delete(Key(i)));
+  ASSERT_OK(db()->Flush());
   Reopen();  // from SST files
   for (int i = 0; i < 500; i++) ASSERT_EQ(i % 3 == 0 ? "NOT_FOUND" : Value(i), Get(Key(i)));
   Reopen();
@@ -274,10 +275,10 @@ TEST_P(DBBasicTest, ManyWritesFlushAndCompactIntoLevels) {
   Open(o);
   constexpr int kKeys = 20000;
   for (int i = 0; i < kKeys; i++) {
-    ASSERT_TRUE(Put(Key((i * 7919) % kKeys), Value(i, 60)).ok());
+    ASSERT_OK(Put(Key((i * 7919) % kKeys), Value(i, 60)));
   }
-  ASSERT_TRUE(db()->Flush().ok());
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   EXPECT_EQ(0, NumFilesAtLevel(0));
   EXPECT_GT(TotalFiles(), 1);
   std::map<std::string, std::string> contents = ContentsMap();
@@ -295,11 +296,11 @@ TEST_P(DBBasicTest, ManyWritesFlushAndCompactIntoLevels) {
 TEST_P(DBBasicTest, CompactRangeDropsDeletedAndOverwrittenVersions) {
   Open();
   for (int round = 0; round < 3; round++) {
-    for (int i = 0; i < 2000; i++) ASSERT_TRUE(Put(Key(i), Value(i + round)).ok());
-    ASSERT_TRUE(db()->Flush().ok());
+    for (int i = 0; i < 2000; i++) ASSERT_OK(Put(Key(i), Value(i + round)));
+    ASSERT_OK(db()->Flush());
   }
-  for (int i = 0; i < 2000; i++) ASSERT_TRUE(Delete(Key(i)).ok());
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  for (int i = 0; i < 2000; i++) ASSERT_OK(Delete(Key(i)));
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   EXPECT_EQ("", Contents());
   EXPECT_EQ(0, TotalFiles());
 }
@@ -307,12 +308,12 @@ TEST_P(DBBasicTest, CompactRangeDropsDeletedAndOverwrittenVersions) {
 TEST_P(DBBasicTest, LargeValues) {
   Open();
   const std::string big(3 << 20, 'x');
-  ASSERT_TRUE(Put("big", big).ok());
-  ASSERT_TRUE(Put("small", "s").ok());
+  ASSERT_OK(Put("big", big));
+  ASSERT_OK(Put("small", "s"));
   EXPECT_EQ(big, Get("big"));
   Reopen();
   EXPECT_EQ(big, Get("big"));
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ(big, Get("big"));
 }
 
@@ -325,10 +326,10 @@ TEST_P(DBBasicTest, PropertiesReportLevelsMemoryAndFiles) {
   EXPECT_FALSE(db()->GetProperty("sluice.num-files-at-levelx", &v));
   ASSERT_TRUE(db()->GetProperty("sluice.num-files-at-level0", &v));
   EXPECT_EQ("0", v);
-  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), Value(i)));
   ASSERT_TRUE(db()->GetProperty("sluice.memory-usage", &v));
   EXPECT_GT(std::stoull(v), 100u * 100u);
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   ASSERT_TRUE(db()->GetProperty("sluice.num-files-at-level0", &v));
   EXPECT_EQ("1", v);
   ASSERT_TRUE(db()->GetProperty("sluice.sstables", &v));
@@ -342,24 +343,24 @@ TEST_P(DBBasicTest, EstimateNumKeysIsExactAfterFullCompaction) {
   std::string v;
   ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
   EXPECT_EQ("0", v);
-  for (int i = 0; i < 1000; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 1000; i++) ASSERT_OK(Put(Key(i), Value(i)));
   ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
   EXPECT_EQ("1000", v);  // all in the memory component, one version each
-  ASSERT_TRUE(db()->Flush().ok());
-  for (int i = 0; i < 300; i++) ASSERT_TRUE(Delete(Key(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
+  for (int i = 0; i < 300; i++) ASSERT_OK(Delete(Key(i)));
+  ASSERT_OK(db()->Flush());
   ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
   EXPECT_EQ("700", v);  // 1000 puts, 300 deletions counted twice
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   ASSERT_TRUE(db()->GetProperty("sluice.estimate-num-keys", &v));
   EXPECT_EQ("700", v);
 }
 
 TEST_P(DBBasicTest, StatsJsonAgreesWithTheDatabase) {
   Open();
-  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
-  ASSERT_TRUE(Put("extra", "v").ok());
+  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(Put("extra", "v"));
   ASSERT_EQ("v", Get("extra"));
   std::string v;
   ASSERT_TRUE(db()->GetProperty("sluice.stats-json", &v));
@@ -396,17 +397,17 @@ TEST_P(DBBasicTest, OversizedKeysAndValuesAreInvalidArgument) {
   batch.Put(std::string(11, 'k'), "v");
   EXPECT_TRUE(db()->Write(WriteOptions(), &batch).IsInvalidArgument());
   EXPECT_EQ("NOT_FOUND", Get("ok"));  // nothing of a rejected batch is applied
-  EXPECT_TRUE(Put(std::string(10, 'k'), std::string(20, 'v')).ok());
+  EXPECT_OK(Put(std::string(10, 'k'), std::string(20, 'v')));
 }
 
 TEST_P(DBBasicTest, SyncAndDisableWalWrites) {
   Open();
   WriteOptions sync;
   sync.sync = true;
-  ASSERT_TRUE(db()->Put(sync, "synced", "1").ok());
+  ASSERT_OK(db()->Put(sync, "synced", "1"));
   WriteOptions nowal;
   nowal.disable_wal = true;
-  ASSERT_TRUE(db()->Put(nowal, "unlogged", "2").ok());
+  ASSERT_OK(db()->Put(nowal, "unlogged", "2"));
   EXPECT_EQ("2", Get("unlogged"));
   Reopen();  // a clean close flushes unlogged data
   EXPECT_EQ("1", Get("synced"));
@@ -415,9 +416,9 @@ TEST_P(DBBasicTest, SyncAndDisableWalWrites) {
 
 TEST_P(DBBasicTest, CallsOnAClosedDatabaseFail) {
   Open();
-  ASSERT_TRUE(Put("a", "b").ok());
-  ASSERT_TRUE(db()->Close().ok());
-  EXPECT_TRUE(db()->Close().ok());  // idempotent
+  ASSERT_OK(Put("a", "b"));
+  ASSERT_OK(db()->Close());
+  EXPECT_OK(db()->Close());  // idempotent
   std::string v;
   EXPECT_TRUE(db()->Put(WriteOptions(), "a", "c").IsInvalidArgument());
   EXPECT_TRUE(db()->Get(ReadOptions(), "a", &v).IsInvalidArgument());
@@ -474,7 +475,7 @@ TEST(DBOpen, ErrorIfExists) {
   Options o;
   o.create_if_missing = true;
   std::unique_ptr<DB> db;
-  ASSERT_TRUE(DB::Open(o, dir.path(), &db).ok());
+  ASSERT_OK(DB::Open(o, dir.path(), &db));
   db.reset();
   o.error_if_exists = true;
   Status s = DB::Open(o, dir.path(), &db);
@@ -487,12 +488,12 @@ TEST(DBOpen, SecondOpenOfTheSameDirectoryIsBusyAndNamesTheLock) {
   Options o;
   o.create_if_missing = true;
   std::unique_ptr<DB> db1, db2;
-  ASSERT_TRUE(DB::Open(o, dir.path(), &db1).ok());
+  ASSERT_OK(DB::Open(o, dir.path(), &db1));
   Status s = DB::Open(o, dir.path(), &db2);
   EXPECT_TRUE(s.IsBusy()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find(dir.File("LOCK")));
   db1.reset();
-  EXPECT_TRUE(DB::Open(o, dir.path(), &db2).ok());
+  EXPECT_OK(DB::Open(o, dir.path(), &db2));
 }
 
 TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
@@ -530,14 +531,14 @@ TEST(DBOpen, DestroyRemovesTheDatabase) {
   o.create_if_missing = true;
   {
     std::unique_ptr<DB> db;
-    ASSERT_TRUE(DB::Open(o, path, &db).ok());
-    ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+    ASSERT_OK(DB::Open(o, path, &db));
+    ASSERT_OK(db->Put(WriteOptions(), "k", "v"));
   }
-  ASSERT_TRUE(DestroyDB(path, o).ok());
+  ASSERT_OK(DestroyDB(path, o));
   EXPECT_FALSE(Env::Default()->FileExists(path));
-  EXPECT_TRUE(DestroyDB(path, o).ok());  // nothing there: fine
+  EXPECT_OK(DestroyDB(path, o));  // nothing there: fine
   std::unique_ptr<DB> db;
-  ASSERT_TRUE(DB::Open(o, path, &db).ok());
+  ASSERT_OK(DB::Open(o, path, &db));
   std::string v;
   EXPECT_TRUE(db->Get(ReadOptions(), "k", &v).IsNotFound());
 }

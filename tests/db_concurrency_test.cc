@@ -10,6 +10,7 @@
 
 #include "memory/memory_component.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 #include "util/coding.h"
 #include "util/random.h"
 
@@ -122,7 +123,7 @@ TEST_P(DBConcurrencyTest, BatchesBecomeVisibleAtomically) {
         for (int i = 0; i < kGroup; i++) {
           batch.Put(group + std::to_string(i), Counter(static_cast<uint64_t>(b)));
         }
-        ASSERT_TRUE(db()->Write(WriteOptions(), &batch).ok());
+        ASSERT_OK(db()->Write(WriteOptions(), &batch));
       }
     });
   }
@@ -192,7 +193,7 @@ TEST_P(DBConcurrencyTest, NoWriteLostAcrossComponentSwitches) {
         WriteOptions wo;
         wo.disable_wal = (t == 3);
         wo.sync = (t == 2 && i % 50 == 0);
-        ASSERT_TRUE(db()->Put(wo, Key(t * kPerThread + i), Value(i)).ok());
+        ASSERT_OK(db()->Put(wo, Key(t * kPerThread + i), Value(i)));
       }
     });
   }

@@ -20,6 +20,7 @@
 
 #include "support/db_test_util.h"
 #include "support/fault_env.h"
+#include "support/test_util.h"
 #include "wal/log_format.h"
 
 namespace sluice::test {
@@ -50,17 +51,17 @@ class DBCorruptionTest : public DBTestBase, public ::testing::Test {
   // The directory is saved; Restore() brings it back before each damage.
   void BuildTables(const Options& o, int n) {
     Open(o);
-    for (int i = 0; i < n; i++) ASSERT_TRUE(Put(Key(i), "old" + Value(i)).ok());
-    ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+    for (int i = 0; i < n; i++) ASSERT_OK(Put(Key(i), "old" + Value(i)));
+    ASSERT_OK(db()->CompactRange(nullptr, nullptr));
     for (int i = 0; i < n; i++) {
       if (i % 5 == 0) {
-        ASSERT_TRUE(Delete(Key(i)).ok());
+        ASSERT_OK(Delete(Key(i)));
       } else {
-        ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+        ASSERT_OK(Put(Key(i), Value(i)));
         model_[Key(i)] = Value(i);
       }
     }
-    ASSERT_TRUE(db()->Flush().ok());
+    ASSERT_OK(db()->Flush());
     Reopen(o);  // deletes the files compactions made obsolete: every SST left is live
     Save();
   }
@@ -257,7 +258,7 @@ TEST_F(DBCorruptionTest, DefaultReadsNeverServeACorruptValue) {
   unverified.verify_checksums = false;
   unverified.fill_cache = false;
   std::string value;
-  ASSERT_TRUE(db()->Get(unverified, Key(7), &value).ok());
+  ASSERT_OK(db()->Get(unverified, Key(7), &value));
   EXPECT_NE(Value(7), value);
 }
 
@@ -297,10 +298,10 @@ TEST_F(DBCorruptionTest, DamagedManifestFailsOpenNamingIt) {
   BuildTables(o, 1000);
   Open(o);  // a MANIFEST with several edits: the open, a flush, a compaction
   for (int i = 0; i < 200; i++) {
-    ASSERT_TRUE(Put(Key(i), "newest").ok());
+    ASSERT_OK(Put(Key(i), "newest"));
     model_[Key(i)] = "newest";
   }
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   Save();
   const std::string manifest = Base(Manifest());
   const uint64_t size = FileSizeOrDie(dir_.File(manifest));
@@ -385,7 +386,7 @@ class DBWalCorruptionTest : public DBCorruptionTest {
     ASSERT_EQ(1u, logs.size());
     wal_ = logs[0];
     for (int i = 0; i < kRecords; i++) {
-      ASSERT_TRUE(Put(Key(i), WalValue(i)).ok());
+      ASSERT_OK(Put(Key(i), WalValue(i)));
       ends_.push_back(FileSizeOrDie(dir_.File(wal_)));
     }
     ASSERT_GT(ends_.back(), 8 * kBlock);
@@ -442,7 +443,7 @@ TEST_F(DBWalCorruptionTest, TruncatedWalRecoversThePrefixBeforeTheCut) {
       Options o = QuietOptions();
       o.paranoid_checks = paranoid;
       Status s = TryOpen(o);
-      ASSERT_TRUE(s.ok()) << "cut at " << cut << ": " << s.ToString();
+      ASSERT_OK(s) << "cut at " << cut;
       EXPECT_EQ("", DiffRecords([&](int i) { return ends_[static_cast<size_t>(i)] <= cut; }))
           << "cut at " << cut << " (paranoid " << paranoid << ")";
     }
@@ -473,7 +474,7 @@ TEST_F(DBWalCorruptionTest, FlippedBitInWalRecoversAPrefixOrIsCorruptionNamingIt
       o.paranoid_checks = paranoid;
       Status s = TryOpen(o);
       if (in_trailer) {
-        ASSERT_TRUE(s.ok()) << context << ": " << s.ToString();
+        ASSERT_OK(s) << context;
         EXPECT_EQ("", DiffRecords([](int) { return true; })) << context;
       } else if (paranoid && valid_after) {
         corruption++;
@@ -481,10 +482,10 @@ TEST_F(DBWalCorruptionTest, FlippedBitInWalRecoversAPrefixOrIsCorruptionNamingIt
         EXPECT_THAT(s.ToString(), HasSubstr(wal_)) << context;
       } else if (paranoid) {
         prefix++;
-        ASSERT_TRUE(s.ok()) << context << ": " << s.ToString();
+        ASSERT_OK(s) << context;
         EXPECT_EQ("", DiffRecords([&](int i) { return i < r; })) << context;
       } else {
-        ASSERT_TRUE(s.ok()) << context << ": " << s.ToString();
+        ASSERT_OK(s) << context;
         EXPECT_EQ("", DiffRecords([&](int i) { return i < r || FirstFragment(i) >= block_end; }))
             << context << " (paranoid off)";
       }

@@ -27,6 +27,7 @@
 
 #include "support/db_test_util.h"
 #include "support/fault_env.h"
+#include "support/test_util.h"
 
 namespace sluice::test {
 
@@ -204,10 +205,10 @@ class DBFaultPhaseTest : public FaultFixture,
     for (int i = 0; i < 1000; i++) {
       const int k = r * 500 + i;  // half of each round overwrites the previous one
       if (i % 7 == 3) {
-        ASSERT_TRUE(Delete(Key(k)).ok());
+        ASSERT_OK(Delete(Key(k)));
         model->erase(Key(k));
       } else {
-        ASSERT_TRUE(Put(Key(k), Value(k + r * 7)).ok());
+        ASSERT_OK(Put(Key(k), Value(k + r * 7)));
         (*model)[Key(k)] = Value(k + r * 7);
       }
     }
@@ -272,7 +273,7 @@ TEST_P(DBFaultPhaseTest, ErrorIsReportedAndNothingAcknowledgedIsLost) {
     }
     case Phase::kFlush:
       WriteRound(0, &model);
-      ASSERT_TRUE(db()->Flush().ok());
+      ASSERT_OK(db()->Flush());
       WriteRound(1, &model);
       Arm();
       s = db()->Flush();
@@ -283,7 +284,7 @@ TEST_P(DBFaultPhaseTest, ErrorIsReportedAndNothingAcknowledgedIsLost) {
     case Phase::kCompaction:
       for (int r = 0; r < 3; r++) {
         WriteRound(r, &model);
-        ASSERT_TRUE(db()->Flush().ok());
+        ASSERT_OK(db()->Flush());
       }
       Arm();
       s = db()->CompactRange(nullptr, nullptr);
@@ -293,7 +294,7 @@ TEST_P(DBFaultPhaseTest, ErrorIsReportedAndNothingAcknowledgedIsLost) {
       break;
     case Phase::kOpen:
       WriteRound(0, &model);
-      ASSERT_TRUE(db()->Flush().ok());
+      ASSERT_OK(db()->Flush());
       WriteRound(1, &model);  // only in the WAL: recovery flushes it
       Close();
       Arm();
@@ -305,10 +306,10 @@ TEST_P(DBFaultPhaseTest, ErrorIsReportedAndNothingAcknowledgedIsLost) {
   ASSERT_NO_FATAL_FAILURE(RecoverHealthy(o));
   EXPECT_EQ("", Diff(model)) << "after reopening; faults: " << env_.FaultSummary();
   // A normal database again: it writes, flushes, compacts and reopens.
-  ASSERT_TRUE(Put("healthy", "again").ok());
+  ASSERT_OK(Put("healthy", "again"));
   model["healthy"] = "again";
-  ASSERT_TRUE(db()->Flush().ok());
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   Options healthy = o;
   healthy.env = Env::Default();
   ASSERT_NO_FATAL_FAILURE(Reopen(healthy));
@@ -351,22 +352,22 @@ class DBFaultTest : public FaultFixture, public ::testing::TestWithParam<const c
     o.level0_stop_writes_trigger = 100;
     o.write_buffer_size = 8 << 20;
     Open(o);
-    for (int i = 0; i < n; i++) EXPECT_TRUE(Put(Key(i), "old" + Value(i)).ok());
-    EXPECT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+    for (int i = 0; i < n; i++) EXPECT_OK(Put(Key(i), "old" + Value(i)));
+    EXPECT_OK(db()->CompactRange(nullptr, nullptr));
     const std::vector<std::string> old_files = FilesWithSuffix(dbname(), ".sst");
     // Two versions of each key in the L0 file (a snapshot keeps the older one; its varying
     // length moves block boundaries), so a boundary may fall between them.
-    for (int i = 0; i < n; i++) EXPECT_TRUE(Put(Key(i), Value(i, 20 + (i * 37) % 150)).ok());
+    for (int i = 0; i < n; i++) EXPECT_OK(Put(Key(i), Value(i, 20 + (i * 37) % 150)));
     const Snapshot* snapshot = db()->GetSnapshot();
     for (int i = 0; i < n; i++) {
       if (i % 5 == 0) {
-        EXPECT_TRUE(Delete(Key(i)).ok());
+        EXPECT_OK(Delete(Key(i)));
       } else {
-        EXPECT_TRUE(Put(Key(i), Value(i)).ok());
+        EXPECT_OK(Put(Key(i), Value(i)));
         (*model)[Key(i)] = Value(i);
       }
     }
-    EXPECT_TRUE(db()->Flush().ok());
+    EXPECT_OK(db()->Flush());
     db()->ReleaseSnapshot(snapshot);
     EXPECT_EQ(1, NumFilesAtLevel(0));
     for (const std::string& f : FilesWithSuffix(dbname(), ".sst")) {
@@ -408,7 +409,7 @@ TEST_P(DBFaultTest, GetOfAnUnreadableSstIsTheIOError) {
   EXPECT_EQ(Value(1999), Get(Key(1999)));
   env_.Disarm();
   EXPECT_EQ("", Diff(model));
-  EXPECT_TRUE(Put("still", "writable").ok());  // a read error does not stop writes
+  EXPECT_OK(Put("still", "writable"));  // a read error does not stop writes
 }
 
 // An iterator that cannot read a block of the newer file stops with the IOError: it never
@@ -473,13 +474,13 @@ TEST_P(DBFaultTest, FailedCreationLeavesADatabaseThatOpens) {
                                                {Op::kSync, "MANIFEST"},   {Op::kCreate, ".dbtmp"},
                                                {Op::kRename, ".dbtmp"},   {Op::kSyncDir, ""}};
   for (const auto& [op, filter] : faults) {
-    ASSERT_TRUE(DestroyDB(dbname(), Options()).ok());
+    ASSERT_OK(DestroyDB(dbname(), Options()));
     env_.Arm(op, filter);
     Status s = TryOpen(FaultOptions());
     EXPECT_TRUE(s.IsIOError()) << FaultEnv::OpName(op) << ": " << s.ToString();
     EXPECT_THAT(s.ToString(), HasSubstr("(injected"));
     ASSERT_NO_FATAL_FAILURE(RecoverHealthy()) << FaultEnv::OpName(op) << " " << filter;
-    ASSERT_TRUE(Put("k", "v").ok());
+    ASSERT_OK(Put("k", "v"));
     ASSERT_NO_FATAL_FAILURE(Reopen(DefaultOptions()));
     EXPECT_EQ("v", Get("k"));
     Close();
@@ -496,10 +497,10 @@ TEST_P(DBFaultTest, FailedRemovalsAreHarmless) {
   env_.Arm(Op::kRemove, "");
   std::map<std::string, std::string> model;
   for (int i = 0; i < 4000; i++) {
-    ASSERT_TRUE(Put(Key(i % 1500), Value(i)).ok());
+    ASSERT_OK(Put(Key(i % 1500), Value(i)));
     model[Key(i % 1500)] = Value(i);
   }
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   EXPECT_GT(env_.failures(Op::kRemove), 0);
   EXPECT_GT(FilesWithSuffix(dbname(), ".sst").size(), static_cast<size_t>(TotalFiles()));
   EXPECT_EQ("", Diff(model));
@@ -513,11 +514,11 @@ TEST_P(DBFaultTest, FailedRemovalsAreHarmless) {
 // (synced) and the MANIFEST, so nothing depends on that WAL any more and nothing fails.
 TEST_P(DBFaultTest, FailedFsyncOfAWalBeingFlushedIsHarmless) {
   Open(FaultOptions());
-  for (int i = 0; i < 300; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 300; i++) ASSERT_OK(Put(Key(i), Value(i)));
   env_.Arm(Op::kSync, ".log", 0, /*times=*/1);
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(db()->Flush());
   EXPECT_EQ(1, env_.failures(Op::kSync));
-  ASSERT_TRUE(Put("after", "flush", /*sync=*/true).ok());
+  ASSERT_OK(Put("after", "flush", /*sync=*/true));
   ASSERT_NO_FATAL_FAILURE(RecoverHealthy());
   for (int i = 0; i < 300; i++) ASSERT_EQ(Value(i), Get(Key(i)));
   EXPECT_EQ("flush", Get("after"));
@@ -606,7 +607,7 @@ TEST_P(DBFaultTest, PowerLossKeepsSyncedWrites) {
   o.write_buffer_size = 32 << 10;
   Open(o);
   for (int i = 0; i < 3000; i++) {
-    ASSERT_TRUE(Put(Key(i), Value(i), /*sync=*/i % 10 == 0).ok());
+    ASSERT_OK(Put(Key(i), Value(i), /*sync=*/i % 10 == 0));
   }
   env_.Freeze();
   env_.DropUnsyncedData();
@@ -624,13 +625,13 @@ TEST_P(DBFaultTest, SyncWALMakesEarlierUnsyncedWritesSurviveAPowerLoss) {
   o.write_buffer_size = 32 << 10;
   Open(o);
   for (int i = 0; i < 3000; i++) {
-    ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+    ASSERT_OK(Put(Key(i), Value(i)));
     if (i == 2000) {
-      ASSERT_TRUE(db()->SyncWAL().ok());
+      ASSERT_OK(db()->SyncWAL());
     }
   }
-  ASSERT_TRUE(db()->SyncWAL().ok());
-  for (int i = 3000; i < 3100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());  // not synced
+  ASSERT_OK(db()->SyncWAL());
+  for (int i = 3000; i < 3100; i++) ASSERT_OK(Put(Key(i), Value(i)));  // not synced
   env_.Freeze();
   env_.DropUnsyncedData();
   ASSERT_NO_FATAL_FAILURE(RecoverHealthy());

@@ -10,6 +10,7 @@
 
 #include "memory/memory_component.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 #include "util/random.h"
 
 namespace sluice::test {
@@ -121,7 +122,7 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
         ++pos;
       }
     }
-    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+    ASSERT_OK(it->status());
   }
 
   Random rnd_;
@@ -143,11 +144,11 @@ TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
     const uint64_t r = rnd_.Uniform(1000);
     if (r < 380) {
       const std::string k = RandomKey(), v = RandomValue();
-      ASSERT_TRUE(Put(k, v).ok());
+      ASSERT_OK(Put(k, v));
       model[k] = v;
     } else if (r < 530) {
       const std::string k = RandomKey();
-      ASSERT_TRUE(Delete(k).ok());
+      ASSERT_OK(Delete(k));
       model.erase(k);
     } else if (r < 630) {
       WriteBatch batch;
@@ -164,7 +165,7 @@ TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
           after[k] = v;
         }
       }
-      ASSERT_TRUE(db()->Write(WriteOptions(), &batch).ok());
+      ASSERT_OK(db()->Write(WriteOptions(), &batch));
       model = std::move(after);
     } else if (r < 800) {
       const std::string k = RandomKey();
@@ -192,12 +193,12 @@ TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
         snapshots.erase(snapshots.begin() + static_cast<std::ptrdiff_t>(i));
       }
     } else if (r < 985) {
-      ASSERT_TRUE(db()->Flush().ok());
+      ASSERT_OK(db()->Flush());
     } else if (r < 993) {
       std::string a = RandomKey(), b = RandomKey();
       if (b < a) std::swap(a, b);
       Slice sa(a), sb(b);
-      ASSERT_TRUE(db()->CompactRange(rnd_.OneIn(4) ? nullptr : &sa, &sb).ok());
+      ASSERT_OK(db()->CompactRange(rnd_.OneIn(4) ? nullptr : &sa, &sb));
     } else {
       for (auto& [snap, frozen] : snapshots) db()->ReleaseSnapshot(snap);
       snapshots.clear();

@@ -11,6 +11,7 @@
 
 #include "sluice/env.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 #include "wal/log_format.h"
 
 namespace sluice::test {
@@ -49,7 +50,7 @@ TEST_F(DBRecoveryTest, CopyTakenMidRunHoldsEveryWriteAcknowledgedBeforeIt) {
   std::atomic<bool> stop{false};
   std::thread writer([&] {
     for (int i = 0; !stop.load(); i++) {
-      ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+      ASSERT_OK(Put(Key(i), Value(i)));
       acknowledged.store(i + 1);
     }
   });
@@ -63,7 +64,7 @@ TEST_F(DBRecoveryTest, CopyTakenMidRunHoldsEveryWriteAcknowledgedBeforeIt) {
 
   std::unique_ptr<DB> db;
   Status s = DB::Open(o, copy, &db);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_OK(s);
   // One writer: the recovered keys are a prefix of the write sequence, covering every write
   // acknowledged before the copy started.
   std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
@@ -77,7 +78,7 @@ TEST_F(DBRecoveryTest, CopyTakenMidRunHoldsEveryWriteAcknowledgedBeforeIt) {
 
 TEST_F(DBRecoveryTest, TornWalTailIsDroppedAndReported) {
   Open();
-  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), Value(i)));
   Close();
   const std::string wal = OnlyFile(".log");
   TruncateFileOrDie(wal, FileSizeOrDie(wal) - 30);  // cut into the last record
@@ -94,7 +95,7 @@ TEST_F(DBRecoveryTest, DamageInTheMiddleOfAWalIsCorruptionNamingTheFile) {
   Options o = DefaultOptions();
   o.write_buffer_size = 8 << 20;  // keep everything in the one WAL
   Open(o);
-  for (int i = 0; i < 2000; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 2000; i++) ASSERT_OK(Put(Key(i), Value(i)));
   Close();
   const std::string wal = OnlyFile(".log");
   ASSERT_GT(FileSizeOrDie(wal), 3 * log::kBlockSize);
@@ -104,7 +105,7 @@ TEST_F(DBRecoveryTest, DamageInTheMiddleOfAWalIsCorruptionNamingTheFile) {
   EXPECT_NE(std::string::npos, s.ToString().find(wal)) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("paranoid_checks")) << s.ToString();
   // Without paranoid checks the damaged block is skipped and everything else recovered.
-  ASSERT_TRUE(OpenExpectingError(/*paranoid=*/false).ok());
+  ASSERT_OK(OpenExpectingError(/*paranoid=*/false));
   const size_t recovered = ContentsMap().size();
   EXPECT_LT(recovered, 2000u);
   EXPECT_GT(recovered, 1500u);
@@ -113,7 +114,7 @@ TEST_F(DBRecoveryTest, DamageInTheMiddleOfAWalIsCorruptionNamingTheFile) {
 
 TEST_F(DBRecoveryTest, ZeroFilledWalIsCorruption) {
   Open();
-  for (int i = 0; i < 10; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
+  for (int i = 0; i < 10; i++) ASSERT_OK(Put(Key(i), Value(i)));
   Close();
   const std::string wal = OnlyFile(".log");
   ZeroBytes(wal, 0, FileSizeOrDie(wal));
@@ -121,14 +122,14 @@ TEST_F(DBRecoveryTest, ZeroFilledWalIsCorruption) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find(wal));
   EXPECT_NE(std::string::npos, s.ToString().find("zero"));
-  ASSERT_TRUE(OpenExpectingError(/*paranoid=*/false).ok());
+  ASSERT_OK(OpenExpectingError(/*paranoid=*/false));
   EXPECT_EQ("", Contents());
 }
 
 TEST_F(DBRecoveryTest, AFileThatIsNotAnSstIsCorruptionNamingIt) {
   Open();
-  for (int i = 0; i < 100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Flush());
   Close();
   const std::string sst = OnlyFile(".sst");
   WriteFileOrDie(sst, std::string(FileSizeOrDie(sst), 'x'));  // same size, not an SST
@@ -136,7 +137,7 @@ TEST_F(DBRecoveryTest, AFileThatIsNotAnSstIsCorruptionNamingIt) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find(sst)) << s.ToString();
   // Without paranoid checks the DB opens, and reading the file reports the same.
-  ASSERT_TRUE(OpenExpectingError(/*paranoid=*/false).ok());
+  ASSERT_OK(OpenExpectingError(/*paranoid=*/false));
   const std::string got = Get(Key(5));
   EXPECT_NE(std::string::npos, got.find("Corruption")) << got;
   EXPECT_NE(std::string::npos, got.find(sst)) << got;
@@ -144,8 +145,8 @@ TEST_F(DBRecoveryTest, AFileThatIsNotAnSstIsCorruptionNamingIt) {
 
 TEST_F(DBRecoveryTest, MissingOrResizedSstIsCorruptionNamingIt) {
   Open();
-  ASSERT_TRUE(Put("a", "1").ok());
-  ASSERT_TRUE(db()->Flush().ok());
+  ASSERT_OK(Put("a", "1"));
+  ASSERT_OK(db()->Flush());
   Close();
   const std::string sst = OnlyFile(".sst");
   const std::string data = ReadFileOrDie(sst);
@@ -165,8 +166,8 @@ TEST_F(DBRecoveryTest, MissingOrResizedSstIsCorruptionNamingIt) {
 TEST_F(DBRecoveryTest, TruncatedManifestIsCorruptionNamingIt) {
   Open();
   for (int round = 0; round < 5; round++) {
-    for (int i = 0; i < 50; i++) ASSERT_TRUE(Put(Key(round * 50 + i), Value(i)).ok());
-    ASSERT_TRUE(db()->Flush().ok());
+    for (int i = 0; i < 50; i++) ASSERT_OK(Put(Key(round * 50 + i), Value(i)));
+    ASSERT_OK(db()->Flush());
   }
   Close();
   const std::string manifest = Manifest();
@@ -188,7 +189,7 @@ TEST_F(DBRecoveryTest, TruncatedManifestIsCorruptionNamingIt) {
 
 TEST_F(DBRecoveryTest, CurrentNamingAMissingManifestIsCorruption) {
   Open();
-  ASSERT_TRUE(Put("a", "1").ok());
+  ASSERT_OK(Put("a", "1"));
   Close();
   ASSERT_EQ(0, std::remove(Manifest().c_str()));
   Status s = OpenExpectingError();
@@ -208,9 +209,9 @@ TEST_F(DBRecoveryTest, RepairRecoversFromALostManifestAndADamagedSst) {
   o.level0_slowdown_writes_trigger = 1000;
   o.level0_stop_writes_trigger = 1000;
   Open(o);
-  for (int i = 0; i < 3000; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());
-  ASSERT_TRUE(db()->Flush().ok());
-  for (int i = 3000; i < 3100; i++) ASSERT_TRUE(Put(Key(i), Value(i)).ok());  // only in the WAL
+  for (int i = 0; i < 3000; i++) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Flush());
+  for (int i = 3000; i < 3100; i++) ASSERT_OK(Put(Key(i), Value(i)));  // only in the WAL
   Close();
   ASSERT_EQ(0, std::remove(Manifest().c_str()));
   std::vector<std::string> ssts = FilesWithSuffix(dbname(), ".sst");
@@ -218,7 +219,7 @@ TEST_F(DBRecoveryTest, RepairRecoversFromALostManifestAndADamagedSst) {
   const std::string damaged = dir_.File(ssts.front());
   FlipByte(damaged, FileSizeOrDie(damaged) / 2);
 
-  ASSERT_TRUE(RepairDB(dbname(), o).ok());
+  ASSERT_OK(RepairDB(dbname(), o));
   Open(o);
   std::map<std::string, std::string> contents = ContentsMap();
   EXPECT_GT(contents.size(), 2500u);
@@ -229,7 +230,7 @@ TEST_F(DBRecoveryTest, RepairRecoversFromALostManifestAndADamagedSst) {
   for (int i = 3000; i < 3100; i++) ASSERT_EQ(Value(i), Get(Key(i)));  // from the WAL
   EXPECT_TRUE(Env::Default()->FileExists(dir_.File("lost")));
   // The repaired database is a normal one: it compacts and reopens.
-  ASSERT_TRUE(db()->CompactRange(nullptr, nullptr).ok());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
   Reopen();
   EXPECT_EQ(contents, ContentsMap());
 }

@@ -14,6 +14,7 @@
 #include "db/db_impl.h"
 #include "memory/memory_component.h"
 #include "support/db_test_util.h"
+#include "support/test_util.h"
 #include "util/coding.h"
 #include "util/random.h"
 
@@ -81,61 +82,54 @@ std::string Fixed(int64_t n) {
 TEST_P(DBRmwTest, Semantics) {
   Open();
   bool done = false;
-  ASSERT_TRUE(db()->PutIfAbsent(WriteOptions(), "a", "1", &done).ok());
+  ASSERT_OK(db()->PutIfAbsent(WriteOptions(), "a", "1", &done));
   EXPECT_TRUE(done);
-  ASSERT_TRUE(db()->PutIfAbsent(WriteOptions(), "a", "2", &done).ok());
+  ASSERT_OK(db()->PutIfAbsent(WriteOptions(), "a", "2", &done));
   EXPECT_FALSE(done);
   EXPECT_EQ("1", Get("a"));
 
   const std::string one = "1", two = "2";
-  ASSERT_TRUE(db()->CompareAndSwap(WriteOptions(), "a", &two, "3", &done).ok());
+  ASSERT_OK(db()->CompareAndSwap(WriteOptions(), "a", &two, "3", &done));
   EXPECT_FALSE(done);
-  ASSERT_TRUE(db()->CompareAndSwap(WriteOptions(), "a", &one, "3", &done).ok());
+  ASSERT_OK(db()->CompareAndSwap(WriteOptions(), "a", &one, "3", &done));
   EXPECT_TRUE(done);
   EXPECT_EQ("3", Get("a"));
-  ASSERT_TRUE(db()->CompareAndSwap(WriteOptions(), "a", nullptr, "4", &done).ok());
+  ASSERT_OK(db()->CompareAndSwap(WriteOptions(), "a", nullptr, "4", &done));
   EXPECT_FALSE(done);
-  ASSERT_TRUE(db()->CompareAndSwap(WriteOptions(), "b", nullptr, "4", &done).ok());
+  ASSERT_OK(db()->CompareAndSwap(WriteOptions(), "b", nullptr, "4", &done));
   EXPECT_TRUE(done);
   EXPECT_EQ("4", Get("b"));
 
   int64_t n = 0;
-  ASSERT_TRUE(db()->Increment(WriteOptions(), "c", 5, &n).ok());
+  ASSERT_OK(db()->Increment(WriteOptions(), "c", 5, &n));
   EXPECT_EQ(5, n);
-  ASSERT_TRUE(db()->Increment(WriteOptions(), "c", -7, &n).ok());
+  ASSERT_OK(db()->Increment(WriteOptions(), "c", -7, &n));
   EXPECT_EQ(-2, n);
   EXPECT_EQ(Fixed(-2), Get("c"));
-  ASSERT_TRUE(db()->Increment(WriteOptions(), "c", 0, &n).ok());  // a read
+  ASSERT_OK(db()->Increment(WriteOptions(), "c", 0, &n));  // a read
   EXPECT_EQ(-2, n);
 
   std::string result;
-  ASSERT_TRUE(db()->ReadModifyWrite(
-                      WriteOptions(), "a",
-                      [](const std::string* cur) -> std::optional<std::string> {
-                        return cur == nullptr ? std::string("none") : *cur + "+";
-                      },
-                      &result)
-                  .ok());
+  ASSERT_OK(db()->ReadModifyWrite(
+      WriteOptions(), "a",
+      [](const std::string* cur) -> std::optional<std::string> {
+        return cur == nullptr ? std::string("none") : *cur + "+";
+      },
+      &result));
   EXPECT_EQ("3+", result);
   EXPECT_EQ("3+", Get("a"));
-  ASSERT_TRUE(db()->ReadModifyWrite(
-                      WriteOptions(), "a",
-                      [](const std::string*) -> std::optional<std::string> { return std::nullopt; },
-                      &result)
-                  .ok());
+  ASSERT_OK(db()->ReadModifyWrite(
+      WriteOptions(), "a",
+      [](const std::string*) -> std::optional<std::string> { return std::nullopt; }, &result));
   EXPECT_EQ("", result);
   EXPECT_EQ("NOT_FOUND", Get("a"));
   // Deleting a missing key, or writing the value a key already has, writes nothing.
-  ASSERT_TRUE(db()->ReadModifyWrite(
-                      WriteOptions(), "zz",
-                      [](const std::string*) -> std::optional<std::string> { return std::nullopt; },
-                      nullptr)
-                  .ok());
-  ASSERT_TRUE(db()->ReadModifyWrite(
-                      WriteOptions(), "b",
-                      [](const std::string* cur) -> std::optional<std::string> { return *cur; },
-                      &result)
-                  .ok());
+  ASSERT_OK(db()->ReadModifyWrite(
+      WriteOptions(), "zz",
+      [](const std::string*) -> std::optional<std::string> { return std::nullopt; }, nullptr));
+  ASSERT_OK(db()->ReadModifyWrite(
+      WriteOptions(), "b",
+      [](const std::string* cur) -> std::optional<std::string> { return *cur; }, &result));
   EXPECT_EQ("4", result);
   std::string stats;
   ASSERT_TRUE(db()->GetProperty("sluice.stats", &stats));
@@ -143,8 +137,8 @@ TEST_P(DBRmwTest, Semantics) {
       << stats;
 
   // Values survive flush and recovery, and read-modify-writes see values on disk.
-  ASSERT_TRUE(db()->Flush().ok());
-  ASSERT_TRUE(db()->Increment(WriteOptions(), "c", 3, &n).ok());
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(db()->Increment(WriteOptions(), "c", 3, &n));
   EXPECT_EQ(1, n);
   Reopen();
   EXPECT_EQ(Fixed(1), Get("c"));
@@ -157,7 +151,7 @@ TEST_P(DBRmwTest, BadInputIsAnErrorAndWritesNothing) {
   o.max_key_size = 16;
   o.max_value_size = 32;
   Open(o);
-  ASSERT_TRUE(Put("text", "hello").ok());
+  ASSERT_OK(Put("text", "hello"));
   Status s = db()->Increment(WriteOptions(), "text", 1, nullptr);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("\"text\"")) << s.ToString();
@@ -171,7 +165,7 @@ TEST_P(DBRmwTest, BadInputIsAnErrorAndWritesNothing) {
   EXPECT_EQ("NOT_FOUND", Get("k"));
   s = db()->ReadModifyWrite(WriteOptions(), "k", DB::ModifyFunction(), nullptr);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  ASSERT_TRUE(db()->Close().ok());
+  ASSERT_OK(db()->Close());
   bool inserted = true;
   s = db()->PutIfAbsent(WriteOptions(), "k", "v", &inserted);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
@@ -251,7 +245,7 @@ TEST_P(DBRmwTest, SnapshotsAndIteratorsSeeConstantTotalDuringTransfers) {
   {
     WriteBatch init;
     for (int a = 0; a < kAccounts; a++) init.Put(Key(a), Fixed(kInitial));
-    ASSERT_TRUE(db()->Write(WriteOptions(), &init).ok());
+    ASSERT_OK(db()->Write(WriteOptions(), &init));
   }
   const int64_t total = kAccounts * kInitial;
   std::atomic<bool> stop{false};

@@ -131,32 +131,32 @@ TEST_F(StressVerifierTest, BaselineAndHistoryFilesRoundTrip) {
   const std::string dir = tmp.path();
   std::vector<KeyState> state(3);
   state[1] = KeyState{5, 9, true};
-  ASSERT_TRUE(SaveBaseline(dir, state).ok());
+  ASSERT_OK(SaveBaseline(dir, state));
   std::vector<KeyState> loaded;
-  ASSERT_TRUE(LoadBaseline(dir, 3, &loaded).ok());
+  ASSERT_OK(LoadBaseline(dir, 3, &loaded));
   EXPECT_EQ(loaded[1].base, 5u);
   EXPECT_EQ(loaded[1].next_base, 9u);
   EXPECT_TRUE(loaded[1].exists);
   EXPECT_TRUE(LoadBaseline(dir, 4, &loaded).IsInvalidArgument());  // another --max_key
   {
     HistoryWriter w;
-    ASSERT_TRUE(w.Open(dir, 0).ok());
+    ASSERT_OK(w.Open(dir, 0));
     HistoryRecord r = Rec(2, 1, OpKind::kPut, Phase::kAck, 3);
-    ASSERT_TRUE(w.Append(&r, 1).ok());
+    ASSERT_OK(w.Append(&r, 1));
   }
   std::vector<HistoryRecord> history;
-  ASSERT_TRUE(LoadHistory(dir, 3, &history).ok());
+  ASSERT_OK(LoadHistory(dir, 3, &history));
   ASSERT_EQ(history.size(), 1u);
   EXPECT_EQ(history[0].seq, 3u);
   EXPECT_TRUE(LoadHistory(dir, 2, &history).IsCorruption());  // key 2 is out of range
-  ASSERT_TRUE(ClearHistory(dir).ok());
-  ASSERT_TRUE(LoadHistory(dir, 3, &history).ok());
+  ASSERT_OK(ClearHistory(dir));
+  ASSERT_OK(LoadHistory(dir, 3, &history));
   EXPECT_TRUE(history.empty());
 }
 
 TEST(StressValueFormatTest, ValuesNameTheirKeyAndWrite) {
   uint32_t base = 0;
-  ASSERT_TRUE(ParseValue(7, ValueString(7, 42), &base).ok());
+  ASSERT_OK(ParseValue(7, ValueString(7, 42), &base));
   EXPECT_EQ(base, 42u);
   EXPECT_TRUE(ParseValue(8, ValueString(7, 42), &base).IsCorruption());
   std::string damaged = ValueString(7, 42);

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/test_util.h"
+
 namespace sluice {
 
 namespace {
@@ -91,7 +93,7 @@ TEST_F(DBIterTest, UpperBoundStopsTheForwardWalkAtTheFirstEntryBeyondIt) {
   for (it->SeekToFirst(); it->Valid(); it->Next()) keys.push_back(it->key().ToString());
   EXPECT_EQ((std::vector<std::string>{"b", "c"}), keys);
   EXPECT_LE(moves_, 2);  // onto "c", onto "m000": never across the 2000 hidden entries
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
   // Without the bound the same walk crosses all of them.
   moves_ = 0;
   it = NewIter(nullptr, nullptr);
@@ -108,7 +110,7 @@ TEST_F(DBIterTest, LowerBoundStopsTheReverseWalkAtTheFirstEntryBelowIt) {
   for (it->SeekToLast(); it->Valid(); it->Prev()) keys.push_back(it->key().ToString());
   EXPECT_EQ((std::vector<std::string>{"y", "x"}), keys);
   EXPECT_LE(moves_, 4);
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 }
 
 TEST_F(DBIterTest, SeekToLastWithAnUpperBoundDoesNotWalkBackOverHiddenEntries) {

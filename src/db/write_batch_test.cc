@@ -33,7 +33,7 @@ std::string Encoded(SequenceNumber seq, const std::string& key, const std::strin
 
 TEST(WriteBatchInternal, SetContentsRejectsASequenceAnInternalKeyCannotHold) {
   WriteBatch b;
-  EXPECT_TRUE(WriteBatchInternal::SetContents(&b, Encoded(kMaxSequenceNumber, "k", "v")).ok());
+  EXPECT_OK(WriteBatchInternal::SetContents(&b, Encoded(kMaxSequenceNumber, "k", "v")));
   EXPECT_EQ(kMaxSequenceNumber, WriteBatchInternal::Sequence(&b));
   for (const SequenceNumber seq : {kMaxSequenceNumber + 1, ~SequenceNumber{0}}) {
     Status s = WriteBatchInternal::SetContents(&b, Encoded(seq, "k", "v"));
@@ -49,15 +49,15 @@ TEST(WriteBatchRecovery, WalRecordWithASequenceTooLargeIsCorruptionNamingTheWal)
   edit.SetLogNumber(0);
   edit.SetNextFile(2);
   edit.SetLastSequence(0);
-  ASSERT_TRUE(WriteSingleEditManifest(Env::Default(), dir.path(), 1, edit).ok());
+  ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, edit));
   const std::string wal = dir.File("000003.log");
   {
     std::unique_ptr<WritableFile> file;
-    ASSERT_TRUE(Env::Default()->NewWritableFile(wal, &file).ok());
+    ASSERT_OK(Env::Default()->NewWritableFile(wal, &file));
     log::Writer writer(std::move(file), wal);
-    ASSERT_TRUE(writer.AddRecord(Encoded(1, "a", "1"), false).ok());
-    ASSERT_TRUE(writer.AddRecord(Encoded(kMaxSequenceNumber + 2, "b", "2"), false).ok());
-    ASSERT_TRUE(writer.Close().ok());
+    ASSERT_OK(writer.AddRecord(Encoded(1, "a", "1"), false));
+    ASSERT_OK(writer.AddRecord(Encoded(kMaxSequenceNumber + 2, "b", "2"), false));
+    ASSERT_OK(writer.Close());
   }
 
   Options options;
@@ -69,16 +69,16 @@ TEST(WriteBatchRecovery, WalRecordWithASequenceTooLargeIsCorruptionNamingTheWal)
 
   // Without paranoid checks the record is skipped like any malformed one.
   options.paranoid_checks = false;
-  ASSERT_TRUE(DB::Open(options, dir.path(), &db).ok());
+  ASSERT_OK(DB::Open(options, dir.path(), &db));
   std::string value;
-  ASSERT_TRUE(db->Get(ReadOptions(), "a", &value).ok());
+  ASSERT_OK(db->Get(ReadOptions(), "a", &value));
   EXPECT_EQ("1", value);
   EXPECT_TRUE(db->Get(ReadOptions(), "b", &value).IsNotFound());
-  ASSERT_TRUE(db->Put(WriteOptions(), "a", "after").ok());
-  ASSERT_TRUE(db->Close().ok());
+  ASSERT_OK(db->Put(WriteOptions(), "a", "after"));
+  ASSERT_OK(db->Close());
   db.reset();
-  ASSERT_TRUE(DB::Open(options, dir.path(), &db).ok());
-  ASSERT_TRUE(db->Get(ReadOptions(), "a", &value).ok());
+  ASSERT_OK(DB::Open(options, dir.path(), &db));
+  ASSERT_OK(db->Get(ReadOptions(), "a", &value));
   EXPECT_EQ("after", value);
 }
 

@@ -197,7 +197,7 @@ TEST(HashRep, BadOptionsAreRejectedNamingTheOption) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("prefix_length")) << s.ToString();
   o.prefix_length = 4;
-  EXPECT_TRUE(DB::Open(o, dir.path(), &db).ok());
+  EXPECT_OK(DB::Open(o, dir.path(), &db));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/test_util.h"
 #include "util/random.h"
 
 namespace sluice {
@@ -34,7 +35,7 @@ class MemoryComponentTest : public ::testing::TestWithParam<std::string> {
     context.keeper = &keeper_;
     context.last_sequence = [this] { return last_sequence_.load(); };
     std::unique_ptr<MemoryComponent> m;
-    EXPECT_TRUE(NewMemoryComponent(options, context, &m).ok());
+    EXPECT_OK(NewMemoryComponent(options, context, &m));
     return m;
   }
   // An iterator that sees everything added so far.

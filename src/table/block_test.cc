@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/test_util.h"
 #include "table/block_builder.h"
 #include "util/coding.h"
 #include "util/comparator.h"
@@ -96,7 +97,7 @@ TEST(Block, EmptyBlockHasNoEntries) {
   EXPECT_FALSE(it->Valid());
   it->Seek("anything");
   EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 }
 
 TEST(Block, ForwardAndBackwardIterationVisitEveryEntryAtEveryRestartInterval) {
@@ -120,7 +121,7 @@ TEST(Block, ForwardAndBackwardIterationVisitEveryEntryAtEveryRestartInterval) {
       ASSERT_EQ(entries[i].second, it->value().ToString());
     }
     EXPECT_EQ(0u, i);
-    EXPECT_TRUE(it->status().ok());
+    EXPECT_OK(it->status());
   }
 }
 
@@ -150,7 +151,7 @@ TEST(Block, SeekFindsEveryKeyAndTheNextKeyBetweenKeys) {
     EXPECT_EQ(entries.front().first, it->key().ToString());
     it->Seek("key999999");
     EXPECT_FALSE(it->Valid());
-    EXPECT_TRUE(it->status().ok());
+    EXPECT_OK(it->status());
   }
 }
 
@@ -163,7 +164,7 @@ TEST(Block, PrevFromFirstEntryInvalidatesAndNextFromLastToo) {
   it->SeekToLast();
   it->Next();
   EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 }
 
 TEST(Block, LongKeysAndValuesUseMultiByteVarints) {
@@ -345,7 +346,7 @@ TEST(BlockCorruption, ForwardIterationChecksRestartPoints) {
   for (good->SeekToFirst(); good->Valid(); good->Next()) n++;
   for (good->SeekToLast(); good->Valid(); good->Prev()) n++;
   EXPECT_EQ(4, n);
-  EXPECT_TRUE(good->status().ok()) << good->status().ToString();
+  EXPECT_OK(good->status());
 }
 
 TEST(BlockCorruption, KeysShorterThanMinimumAreRejected) {

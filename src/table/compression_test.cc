@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/test_util.h"
 #include "util/coding.h"
 #include "util/random.h"
 
@@ -43,7 +44,7 @@ TEST(Compression, EveryCodecRoundTripsEmptySmallAndLargeInputs) {
     for (const std::string& raw : inputs) {
       std::string compressed, back;
       ASSERT_TRUE(CompressBlock(type, raw, &compressed)) << CompressionTypeName(type);
-      ASSERT_TRUE(UncompressBlock(type, compressed, &back).ok()) << CompressionTypeName(type);
+      ASSERT_OK(UncompressBlock(type, compressed, &back)) << CompressionTypeName(type);
       EXPECT_EQ(raw, back) << CompressionTypeName(type) << " size " << raw.size();
     }
   }
@@ -61,7 +62,7 @@ TEST(Compression, RepetitiveInputShrinks) {
 TEST(Compression, NoneDoesNotCompressButUncompressCopies) {
   std::string out = "old";
   EXPECT_FALSE(CompressBlock(CompressionType::kNone, "abc", &out));
-  ASSERT_TRUE(UncompressBlock(CompressionType::kNone, "abc", &out).ok());
+  ASSERT_OK(UncompressBlock(CompressionType::kNone, "abc", &out));
   EXPECT_EQ("abc", out);
 }
 

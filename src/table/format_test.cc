@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "support/test_util.h"
 #include "table/compression.h"
 #include "table/table_test_util.h"
 #include "util/coding.h"
@@ -50,7 +51,7 @@ TEST(BlockHandle, RoundTripsAndFitsInMaxEncodedLength) {
     EXPECT_LE(enc.size(), BlockHandle::kMaxEncodedLength);
     enc += "rest";
     Slice in(enc);
-    ASSERT_TRUE(back.DecodeFrom(&in).ok());
+    ASSERT_OK(back.DecodeFrom(&in));
     EXPECT_EQ(h.offset, back.offset);
     EXPECT_EQ(h.size, back.size);
     EXPECT_EQ("rest", in.ToString());
@@ -75,7 +76,7 @@ TEST(Footer, RoundTripsInExactly56Bytes) {
   f.EncodeTo(&enc);
   ASSERT_EQ(Footer::kEncodedLength, enc.size());
   EXPECT_EQ("sluiceST", enc.substr(48));
-  ASSERT_TRUE(back.DecodeFrom(enc, kFname).ok());
+  ASSERT_OK(back.DecodeFrom(enc, kFname));
   EXPECT_EQ(12345u, back.metaindex_handle.offset);
   EXPECT_EQ(678u, back.metaindex_handle.size);
   EXPECT_EQ(f.index_handle.offset, back.index_handle.offset);
@@ -135,9 +136,9 @@ TEST(ReadBlock, ReturnsUncompressedAndCompressedContents) {
   const BlockHandle packed =
       AppendBlock(&file, compressed, static_cast<uint8_t>(CompressionType::kZstd));
   BlockContents c;
-  ASSERT_TRUE(Read(file, plain, &c).ok());
+  ASSERT_OK(Read(file, plain, &c));
   EXPECT_EQ(raw, c.data);
-  ASSERT_TRUE(Read(file, packed, &c).ok());
+  ASSERT_OK(Read(file, packed, &c));
   EXPECT_EQ(raw, c.data);
 }
 

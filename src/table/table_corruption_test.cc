@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "support/test_util.h"
 #include "table/block.h"
 #include "table/block_builder.h"
 #include "table/format.h"
@@ -130,33 +131,30 @@ struct Layout {
 Layout ReadLayout(const std::string& contents) {
   Layout l;
   Footer footer;
-  EXPECT_TRUE(footer
-                  .DecodeFrom(Slice(contents.data() + contents.size() - Footer::kEncodedLength,
-                                    Footer::kEncodedLength),
-                              kTestFname)
-                  .ok());
+  EXPECT_OK(footer.DecodeFrom(
+      Slice(contents.data() + contents.size() - Footer::kEncodedLength, Footer::kEncodedLength),
+      kTestFname));
   l.index = footer.index_handle;
   l.metaindex = footer.metaindex_handle;
   test::StringSource src(contents);
   BlockContents c;
-  EXPECT_TRUE(
-      ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.metaindex, &c).ok());
+  EXPECT_OK(ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.metaindex, &c));
   Block meta(std::move(c));
   auto mit = meta.NewIterator(BytewiseComparator(), kTestFname, 0);
   for (mit->SeekToFirst(); mit->Valid(); mit->Next()) {
     Slice v = mit->value();
     BlockHandle h;
-    EXPECT_TRUE(h.DecodeFrom(&v).ok());
+    EXPECT_OK(h.DecodeFrom(&v));
     if (mit->key() == Slice(kFilterBlockName)) l.filter = h;
     if (mit->key() == Slice(kPropertiesBlockName)) l.properties = h;
   }
-  EXPECT_TRUE(ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.index, &c).ok());
+  EXPECT_OK(ReadBlock(&src, kTestFname, contents.size(), BlockReadOptions(), l.index, &c));
   Block index(std::move(c));
   auto iit = index.NewIterator(DefaultInternalKeyComparator(), kTestFname, 0);
   for (iit->SeekToFirst(); iit->Valid(); iit->Next()) {
     Slice v = iit->value();
     BlockHandle h;
-    EXPECT_TRUE(h.DecodeFrom(&v).ok());
+    EXPECT_OK(h.DecodeFrom(&v));
     l.data.push_back(h);
   }
   return l;
@@ -172,7 +170,7 @@ class DamagedTable : public ::testing::Test {
   void SetUp() override {
     options_.block_size = 512;
     entries_ = MakeEntries(600);
-    ASSERT_TRUE(BuildTable(options_, entries_, &good_).ok());
+    ASSERT_OK(BuildTable(options_, entries_, &good_));
     layout_ = ReadLayout(good_);
     ASSERT_GT(layout_.data.size(), 5u);
   }
@@ -195,7 +193,7 @@ TEST(TableDamage, EverySingleByteFlipOfASmallTableIsDetected) {
       options.block_cache = use_cache ? cache.get() : nullptr;
       const KVs entries = MakeEntries(40);
       std::string good;
-      ASSERT_TRUE(BuildTable(options, entries, &good).ok());
+      ASSERT_OK(BuildTable(options, entries, &good));
       for (size_t pos = 0; pos < good.size(); pos++) {
         SCOPED_TRACE(testing::Message() << "byte " << pos << " of " << good.size());
         const std::string where = CheckDamaged(options, Flip(good, pos, 0x01), entries);
@@ -211,7 +209,7 @@ TEST(TableDamage, RandomMultiByteDamageNeverCrashesOrLies) {
   options.compression = CompressionType::kLz4;
   const KVs entries = MakeEntries(200);
   std::string good;
-  ASSERT_TRUE(BuildTable(options, entries, &good).ok());
+  ASSERT_OK(BuildTable(options, entries, &good));
   Random rnd(4242);
   for (int trial = 0; trial < 300; trial++) {
     std::string damaged = good;
@@ -228,7 +226,7 @@ TEST(TableDamage, RandomMultiByteDamageNeverCrashesOrLies) {
 TEST_F(DamagedTable, FlippedByteInFirstDataBlockIsReportedWithItsOffset) {
   const std::string damaged = Flip(good_, layout_.data[0].offset + 3);
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options_, damaged, &table).ok());  // data blocks are read lazily
+  ASSERT_OK(OpenTable(options_, damaged, &table));  // data blocks are read lazily
   auto it = table->NewIterator(ReadOptions());
   it->SeekToFirst();
   EXPECT_FALSE(it->Valid());
@@ -241,7 +239,7 @@ TEST_F(DamagedTable, IteratorStopsAtACorruptMiddleBlockAndStaysStopped) {
   const BlockHandle bad = layout_.data[3];
   const std::string damaged = Flip(good_, bad.offset + bad.size / 2);
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options_, damaged, &table).ok());
+  ASSERT_OK(OpenTable(options_, damaged, &table));
   auto it = table->NewIterator(ReadOptions());
   size_t n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next(), n++) {
@@ -344,7 +342,7 @@ TEST_F(DamagedTable, ChecksumOptionsAreHonouredWhenParanoidChecksAreOff) {
   relaxed.compression = CompressionType::kNone;
   relaxed.paranoid_checks = false;
   std::string plain;
-  ASSERT_TRUE(BuildTable(relaxed, entries_, &plain).ok());
+  ASSERT_OK(BuildTable(relaxed, entries_, &plain));
   const Layout layout = ReadLayout(plain);
   // Damage a byte of the value of the second entry, stored plainly in the first data block.
   std::string damaged = plain;
@@ -353,7 +351,7 @@ TEST_F(DamagedTable, ChecksumOptionsAreHonouredWhenParanoidChecksAreOff) {
   ASSERT_FALSE(entries_[1].second.empty());
   damaged[value_pos] ^= 0x20;
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(relaxed, damaged, &table).ok());
+  ASSERT_OK(OpenTable(relaxed, damaged, &table));
   ReadOptions verify;
   verify.verify_checksums = true;
   int calls = 0;
@@ -363,7 +361,7 @@ TEST_F(DamagedTable, ChecksumOptionsAreHonouredWhenParanoidChecksAreOff) {
   EXPECT_EQ(0, calls);
   // With paranoid_checks on (the default), the same read is verified without asking.
   relaxed.paranoid_checks = true;
-  ASSERT_TRUE(OpenTable(relaxed, damaged, &table).ok());
+  ASSERT_OK(OpenTable(relaxed, damaged, &table));
   s = table->InternalGet(ReadOptions(), entries_[1].first,
                          [&](const Slice&, const Slice&) { calls++; });
   EXPECT_TRUE(IsCorruptionNaming(s, "bad block checksum at offset 0"));
@@ -429,7 +427,7 @@ std::string GoodDataBlock() {
 void ExpectReadCorruption(const std::string& file, const std::string& what) {
   std::unique_ptr<Table> table;
   Status s = OpenTable(TableOptions(), file, &table);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_OK(s);
   auto it = table->NewIterator(ReadOptions());
   it->SeekToFirst();
   EXPECT_FALSE(it->Valid());
@@ -454,12 +452,12 @@ TEST(CraftedTable, WellFormedCraftedFileOpens) {
   props.data_size = data.size + kBlockTrailerSize;
   const std::string file = c.Finish(index, props);
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(TableOptions(), file, &table).ok());
+  ASSERT_OK(OpenTable(TableOptions(), file, &table));
   auto it = table->NewIterator(ReadOptions());
   it->SeekToFirst();
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ("va", it->value().ToString());
-  EXPECT_TRUE(table->VerifyChecksums().ok());
+  EXPECT_OK(table->VerifyChecksums());
 }
 
 TEST(CraftedTable, IndexValueThatIsNotABlockHandle) {
@@ -610,7 +608,7 @@ TEST(CraftedTable, VerifyChecksumsFindsKeysOutOfOrder) {
   props.num_data_blocks = 1;
   props.data_size = data.size + kBlockTrailerSize;
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(TableOptions(), c.Finish(index, props), &table).ok());
+  ASSERT_OK(OpenTable(TableOptions(), c.Finish(index, props), &table));
   EXPECT_TRUE(
       IsCorruptionNaming(table->VerifyChecksums(), "keys out of order in block at offset 0"));
 }
@@ -624,7 +622,7 @@ TEST(CraftedTable, VerifyChecksumsFindsPropertiesThatDisagree) {
   props.num_data_blocks = 1;
   props.data_size = data.size + kBlockTrailerSize;
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(TableOptions(), c.Finish(index, props), &table).ok());
+  ASSERT_OK(OpenTable(TableOptions(), c.Finish(index, props), &table));
   EXPECT_TRUE(IsCorruptionNaming(table->VerifyChecksums(), "disagree with the data blocks"));
 }
 
@@ -637,7 +635,7 @@ TEST(CraftedTable, VerifyChecksumsFindsIndexKeyBelowBlockContents) {
   props.num_data_blocks = 1;
   props.data_size = data.size + kBlockTrailerSize;
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(TableOptions(), c.Finish(index, props), &table).ok());
+  ASSERT_OK(OpenTable(TableOptions(), c.Finish(index, props), &table));
   EXPECT_TRUE(IsCorruptionNaming(table->VerifyChecksums(), "index key below the last key"));
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_util.h"
 #include "table/block_builder.h"
 #include "util/coding.h"
 #include "util/comparator.h"
@@ -37,7 +38,7 @@ TEST(TableProperties, EveryFieldRoundTrips) {
   p.compression = 3;
   p.creation_time = 1700000000;
   TableProperties back;
-  ASSERT_TRUE(Decode(EncodeTableProperties(p), &back).ok());
+  ASSERT_OK(Decode(EncodeTableProperties(p), &back));
   EXPECT_EQ(p.ToString(), back.ToString());
   EXPECT_EQ(p.largest_seqno, back.largest_seqno);
   EXPECT_EQ(3, back.compression);
@@ -79,7 +80,7 @@ TEST(TableProperties, UnknownPropertiesAreIgnoredAndMissingOnesAreZero) {
   b.Add("zzz.future.property", v);
   TableProperties back;
   back.num_deletions = 5;
-  ASSERT_TRUE(Decode(b.Finish().ToString(), &back).ok());
+  ASSERT_OK(Decode(b.Finish().ToString(), &back));
   EXPECT_EQ(99u, back.num_entries);
   EXPECT_EQ(0u, back.num_deletions);
 }

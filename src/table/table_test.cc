@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "support/test_util.h"
 #include "table/block.h"
 #include "table/compression.h"
 #include "table/format.h"
@@ -69,8 +70,8 @@ class TableRoundTrip : public ::testing::TestWithParam<std::tuple<CompressionTyp
     options_.block_size = 1024;
     options_.block_restart_interval = 4;
     entries_ = MakeEntries(3000);
-    ASSERT_TRUE(BuildTable(options_, entries_, &contents_).ok());
-    ASSERT_TRUE(OpenTable(options_, contents_, &table_).ok());
+    ASSERT_OK(BuildTable(options_, entries_, &contents_));
+    ASSERT_OK(OpenTable(options_, contents_, &table_));
   }
   void TearDown() override {
     table_.reset();
@@ -93,7 +94,7 @@ TEST_P(TableRoundTrip, ForwardIterationReturnsEveryEntryInOrder) {
     ASSERT_EQ(entries_[i].second, it->value().ToString()) << i;
   }
   EXPECT_EQ(entries_.size(), i);
-  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_OK(it->status());
 }
 
 TEST_P(TableRoundTrip, BackwardIterationReturnsEveryEntryInReverse) {
@@ -106,7 +107,7 @@ TEST_P(TableRoundTrip, BackwardIterationReturnsEveryEntryInReverse) {
     ASSERT_EQ(entries_[i].second, it->value().ToString()) << i;
   }
   EXPECT_EQ(0u, i);
-  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_OK(it->status());
 }
 
 TEST_P(TableRoundTrip, SeekFindsEveryKeyAndLandsOnTheNextKeyBetweenKeys) {
@@ -133,7 +134,7 @@ TEST_P(TableRoundTrip, SeekFindsEveryKeyAndLandsOnTheNextKeyBetweenKeys) {
   EXPECT_EQ(entries_.front().first, it->key().ToString());
   it->Seek(SeekKey("zzz"));
   EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
 }
 
 TEST_P(TableRoundTrip, IterationCanChangeDirectionAcrossBlocks) {
@@ -154,7 +155,7 @@ TEST_P(TableRoundTrip, IterationCanChangeDirectionAcrossBlocks) {
 TEST_P(TableRoundTrip, InternalGetFindsEveryEntry) {
   GetResult r;
   for (const auto& [key, value] : entries_) {
-    ASSERT_TRUE(Get(*table_, key, &r).ok());
+    ASSERT_OK(Get(*table_, key, &r));
     ASSERT_EQ(1, r.calls);
     ASSERT_EQ(key, r.key);
     ASSERT_EQ(value, r.value);
@@ -168,9 +169,9 @@ TEST_P(TableRoundTrip, InternalGetAtSnapshotFindsNewestVisibleVersion) {
   ASSERT_TRUE(ParseInternalKey(entries_[1].first, &older));
   ASSERT_EQ(newer.user_key, older.user_key);
   GetResult r;
-  ASSERT_TRUE(Get(*table_, SeekKey(UserKey(0)), &r).ok());
+  ASSERT_OK(Get(*table_, SeekKey(UserKey(0)), &r));
   EXPECT_EQ(entries_[0].first, r.key);
-  ASSERT_TRUE(Get(*table_, SeekKey(UserKey(0), newer.sequence - 1), &r).ok());
+  ASSERT_OK(Get(*table_, SeekKey(UserKey(0), newer.sequence - 1), &r));
   EXPECT_EQ(entries_[1].first, r.key);
   EXPECT_EQ(entries_[1].second, r.value);
 }
@@ -180,12 +181,12 @@ TEST_P(TableRoundTrip, InternalGetForAbsentKeysReportsNoEntryOfThatKey) {
   for (int i = 0; i < 3000; i += 3) {
     char absent[32];
     std::snprintf(absent, sizeof(absent), "key%07d", 2 * i + 1);
-    ASSERT_TRUE(Get(*table_, SeekKey(absent), &r).ok());
+    ASSERT_OK(Get(*table_, SeekKey(absent), &r));
     if (r.calls > 0) {
       EXPECT_NE(absent, ExtractUserKey(r.key).ToString());
     }
   }
-  ASSERT_TRUE(Get(*table_, SeekKey("zzz"), &r).ok());
+  ASSERT_OK(Get(*table_, SeekKey("zzz"), &r));
   EXPECT_EQ(0, r.calls);
 }
 
@@ -218,9 +219,7 @@ TEST_P(TableRoundTrip, PropertiesDescribeTheTable) {
   EXPECT_EQ(test::kTestFname, table_->file_name());
 }
 
-TEST_P(TableRoundTrip, VerifyChecksumsAcceptsAGoodFile) {
-  EXPECT_TRUE(table_->VerifyChecksums().ok()) << table_->VerifyChecksums().ToString();
-}
+TEST_P(TableRoundTrip, VerifyChecksumsAcceptsAGoodFile) { EXPECT_OK(table_->VerifyChecksums()); }
 
 TEST_P(TableRoundTrip, ApproximateOffsetsGrowWithTheKey) {
   uint64_t prev = 0;
@@ -250,23 +249,20 @@ namespace {
 // Compression type byte of the first data block (found through footer and index).
 uint8_t FirstDataBlockType(const std::string& contents) {
   Footer footer;
-  EXPECT_TRUE(footer
-                  .DecodeFrom(Slice(contents).ToStringView().substr(contents.size() -
-                                                                    Footer::kEncodedLength),
-                              test::kTestFname)
-                  .ok());
+  EXPECT_OK(footer.DecodeFrom(
+      Slice(contents).ToStringView().substr(contents.size() - Footer::kEncodedLength),
+      test::kTestFname));
   test::StringSource src(contents);
   BlockContents index;
-  EXPECT_TRUE(ReadBlock(&src, test::kTestFname, contents.size(), BlockReadOptions(),
-                        footer.index_handle, &index)
-                  .ok());
+  EXPECT_OK(ReadBlock(&src, test::kTestFname, contents.size(), BlockReadOptions(),
+                      footer.index_handle, &index));
   Block block(std::move(index));
   auto it = block.NewIterator(DefaultInternalKeyComparator(), test::kTestFname, 0);
   it->SeekToFirst();
   EXPECT_TRUE(it->Valid());
   Slice v = it->value();
   BlockHandle h;
-  EXPECT_TRUE(h.DecodeFrom(&v).ok());
+  EXPECT_OK(h.DecodeFrom(&v));
   return static_cast<uint8_t>(contents[h.offset + h.size]);
 }
 
@@ -277,12 +273,12 @@ TEST(TableBuilder, CompressibleBlocksAreStoredCompressed) {
   std::string plain;
   TableOptions options;
   options.compression = CompressionType::kNone;
-  ASSERT_TRUE(BuildTable(options, entries, &plain).ok());
+  ASSERT_OK(BuildTable(options, entries, &plain));
   for (CompressionType type :
        {CompressionType::kSnappy, CompressionType::kZstd, CompressionType::kLz4}) {
     options.compression = type;
     std::string packed;
-    ASSERT_TRUE(BuildTable(options, entries, &packed).ok());
+    ASSERT_OK(BuildTable(options, entries, &packed));
     EXPECT_LT(packed.size(), plain.size() * 3 / 4) << CompressionTypeName(type);
     EXPECT_EQ(static_cast<uint8_t>(type), FirstDataBlockType(packed));
   }
@@ -296,20 +292,20 @@ TEST(TableBuilder, IncompressibleBlocksAreStoredUncompressed) {
     TableOptions options;
     options.compression = type;
     std::string contents;
-    ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+    ASSERT_OK(BuildTable(options, entries, &contents));
     EXPECT_EQ(0, FirstDataBlockType(contents)) << CompressionTypeName(type);
     std::unique_ptr<Table> table;
-    ASSERT_TRUE(OpenTable(options, contents, &table).ok());
-    EXPECT_TRUE(table->VerifyChecksums().ok());
+    ASSERT_OK(OpenTable(options, contents, &table));
+    EXPECT_OK(table->VerifyChecksums());
   }
 }
 
 TEST(TableBuilder, EmptyTableOpensAndHasNoEntries) {
   TableOptions options;
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, {}, &contents).ok());
+  ASSERT_OK(BuildTable(options, {}, &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   auto it = table->NewIterator(ReadOptions());
   it->SeekToFirst();
   EXPECT_FALSE(it->Valid());
@@ -317,13 +313,13 @@ TEST(TableBuilder, EmptyTableOpensAndHasNoEntries) {
   EXPECT_FALSE(it->Valid());
   it->Seek(SeekKey("a"));
   EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  EXPECT_OK(it->status());
   GetResult r;
-  EXPECT_TRUE(Get(*table, SeekKey("a"), &r).ok());
+  EXPECT_OK(Get(*table, SeekKey("a"), &r));
   EXPECT_EQ(0, r.calls);
   EXPECT_EQ(0u, table->properties().num_entries);
   EXPECT_EQ(0u, table->properties().num_data_blocks);
-  EXPECT_TRUE(table->VerifyChecksums().ok());
+  EXPECT_OK(table->VerifyChecksums());
 }
 
 TEST(TableBuilder, ValuesLargerThanABlockRoundTrip) {
@@ -336,13 +332,13 @@ TEST(TableBuilder, ValuesLargerThanABlockRoundTrip) {
   }
   TableOptions options;
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   EXPECT_EQ(20u, table->properties().num_data_blocks);
   GetResult r;
   for (const auto& [k, v] : entries) {
-    ASSERT_TRUE(Get(*table, k, &r).ok());
+    ASSERT_OK(Get(*table, k, &r));
     ASSERT_EQ(v, r.value);
   }
 }
@@ -361,30 +357,28 @@ TEST(TableBuilder, IndexUsesShortenedSeparators) {
   options.block_size = 256;  // one entry per block
   options.compression = CompressionType::kNone;
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   EXPECT_EQ(100u, table->properties().num_data_blocks);
   EXPECT_LT(table->properties().index_size, 100u * 30);
   GetResult r;
   for (const auto& [k, v] : entries) {
-    ASSERT_TRUE(Get(*table, k, &r).ok());
+    ASSERT_OK(Get(*table, k, &r));
     ASSERT_EQ(k, r.key);
   }
-  EXPECT_TRUE(table->VerifyChecksums().ok());
+  EXPECT_OK(table->VerifyChecksums());
   // The index walk sees one separator per block, each >= its block's key, in order.
   size_t blocks = 0;
   uint64_t next_offset = 0;
-  ASSERT_TRUE(table
-                  ->ForEachIndexEntry([&](const Slice& separator, const BlockHandle& handle) {
-                    ASSERT_LT(blocks, entries.size());
-                    EXPECT_GE(separator.compare(Slice(entries[blocks].first)), 0);
-                    EXPECT_LT(separator.size(), 20u);
-                    EXPECT_EQ(next_offset, handle.offset);
-                    next_offset = handle.offset + handle.size + kBlockTrailerSize;
-                    blocks++;
-                  })
-                  .ok());
+  ASSERT_OK(table->ForEachIndexEntry([&](const Slice& separator, const BlockHandle& handle) {
+    ASSERT_LT(blocks, entries.size());
+    EXPECT_GE(separator.compare(Slice(entries[blocks].first)), 0);
+    EXPECT_LT(separator.size(), 20u);
+    EXPECT_EQ(next_offset, handle.offset);
+    next_offset = handle.offset + handle.size + kBlockTrailerSize;
+    blocks++;
+  }));
   EXPECT_EQ(100u, blocks);
 }
 
@@ -462,10 +456,10 @@ TEST(Table, BloomExcludedLookupReadsNoDataBlock) {
   TableOptions options;
   std::string contents;
   const KVs entries = MakeEntries(1000);
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
   test::StringSource* source = nullptr;
-  ASSERT_TRUE(OpenTable(options, contents, &table, &source).ok());
+  ASSERT_OK(OpenTable(options, contents, &table, &source));
   int excluded = 0;
   for (int i = 0; i < 1000; i++) {
     const std::string absent = "absent" + std::to_string(i);
@@ -473,7 +467,7 @@ TEST(Table, BloomExcludedLookupReadsNoDataBlock) {
     excluded++;
     const uint64_t reads = source->reads();
     GetResult r;
-    ASSERT_TRUE(Get(*table, SeekKey(absent), &r).ok());
+    ASSERT_OK(Get(*table, SeekKey(absent), &r));
     EXPECT_EQ(0, r.calls);
     EXPECT_EQ(reads, source->reads());
   }
@@ -486,14 +480,14 @@ TEST(Table, PointLookupReadsAtMostOneDataBlock) {
   options.block_size = 512;
   const KVs entries = MakeEntries(2000);
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
   test::StringSource* source = nullptr;
-  ASSERT_TRUE(OpenTable(options, contents, &table, &source).ok());
+  ASSERT_OK(OpenTable(options, contents, &table, &source));
   for (size_t i = 0; i < entries.size(); i += 13) {
     const uint64_t reads = source->reads();
     GetResult r;
-    ASSERT_TRUE(Get(*table, entries[i].first, &r).ok());
+    ASSERT_OK(Get(*table, entries[i].first, &r));
     EXPECT_EQ(reads + 1, source->reads());
   }
 }
@@ -504,15 +498,15 @@ TEST(Table, BlockCacheServesRepeatedReadsWithoutIo) {
   options.block_cache = cache.get();
   const KVs entries = MakeEntries(2000);
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
   test::StringSource* source = nullptr;
-  ASSERT_TRUE(OpenTable(options, contents, &table, &source).ok());
+  ASSERT_OK(OpenTable(options, contents, &table, &source));
   GetResult r;
-  ASSERT_TRUE(Get(*table, entries[500].first, &r).ok());
+  ASSERT_OK(Get(*table, entries[500].first, &r));
   const uint64_t reads = source->reads();
   const uint64_t hits = cache->Hits();
-  ASSERT_TRUE(Get(*table, entries[500].first, &r).ok());
+  ASSERT_OK(Get(*table, entries[500].first, &r));
   EXPECT_EQ(entries[500].second, r.value);
   EXPECT_EQ(reads, source->reads());
   EXPECT_EQ(hits + 1, cache->Hits());
@@ -535,9 +529,9 @@ TEST(Table, FillCacheFalseLeavesTheCacheUntouched) {
   TableOptions options;
   options.block_cache = cache.get();
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, MakeEntries(1000), &contents).ok());
+  ASSERT_OK(BuildTable(options, MakeEntries(1000), &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   ReadOptions ro;
   ro.fill_cache = false;
   auto it = table->NewIterator(ro);
@@ -553,9 +547,9 @@ TEST(Table, IteratorPinsCachedBlocksUntilDestroyed) {
   options.block_cache = cache.get();
   const KVs entries = MakeEntries(1000);
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   auto it = table->NewIterator(ReadOptions());
   it->Seek(entries[300].first);
   ASSERT_TRUE(it->Valid());
@@ -563,7 +557,7 @@ TEST(Table, IteratorPinsCachedBlocksUntilDestroyed) {
   // Use the cache heavily from elsewhere; the iterator's block must stay intact.
   GetResult r;
   for (size_t i = 0; i < entries.size(); i += 7) {
-    ASSERT_TRUE(Get(*table, entries[i].first, &r).ok());
+    ASSERT_OK(Get(*table, entries[i].first, &r));
   }
   for (size_t i = 300; i < entries.size(); i++) {
     ASSERT_TRUE(it->Valid());
@@ -586,17 +580,17 @@ TEST(Table, ReopenedFileNeverSeesStaleCachedBlocks) {
     for (char& c : v) c = c == 'z' ? 'a' : static_cast<char>(c + 1);
   }
   std::string a, b;
-  ASSERT_TRUE(BuildTable(options, first, &a).ok());
-  ASSERT_TRUE(BuildTable(options, second, &b).ok());
+  ASSERT_OK(BuildTable(options, first, &a));
+  ASSERT_OK(BuildTable(options, second, &b));
   ASSERT_EQ(a.size(), b.size());
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, a, &table).ok());
+  ASSERT_OK(OpenTable(options, a, &table));
   GetResult r;
-  for (const auto& [k, v] : first) ASSERT_TRUE(Get(*table, k, &r).ok());
+  for (const auto& [k, v] : first) ASSERT_OK(Get(*table, k, &r));
   table.reset();
-  ASSERT_TRUE(OpenTable(options, b, &table).ok());  // same name, new contents
+  ASSERT_OK(OpenTable(options, b, &table));  // same name, new contents
   for (const auto& [k, v] : second) {
-    ASSERT_TRUE(Get(*table, k, &r).ok());
+    ASSERT_OK(Get(*table, k, &r));
     ASSERT_EQ(v, r.value);
   }
 }
@@ -605,10 +599,10 @@ TEST(Table, IoErrorsArePropagated) {
   TableOptions options;
   const KVs entries = MakeEntries(500);
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
   test::StringSource* source = nullptr;
-  ASSERT_TRUE(OpenTable(options, contents, &table, &source).ok());
+  ASSERT_OK(OpenTable(options, contents, &table, &source));
   source->set_fail(true);
   GetResult r;
   EXPECT_TRUE(Get(*table, entries[10].first, &r).IsIOError());
@@ -633,9 +627,9 @@ TEST(Table, ConcurrentReadersShareOneTableAndCache) {
   options.block_size = 512;
   const KVs entries = MakeEntries(3000);
   std::string contents;
-  ASSERT_TRUE(BuildTable(options, entries, &contents).ok());
+  ASSERT_OK(BuildTable(options, entries, &contents));
   std::unique_ptr<Table> table;
-  ASSERT_TRUE(OpenTable(options, contents, &table).ok());
+  ASSERT_OK(OpenTable(options, contents, &table));
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 6; t++) {

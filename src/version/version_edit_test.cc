@@ -49,7 +49,7 @@ TEST(VersionEdit, EncodeDecodeRoundTrip) {
   std::string encoded;
   edit.EncodeTo(&encoded);
   VersionEdit decoded;
-  ASSERT_TRUE(decoded.DecodeFrom(encoded).ok());
+  ASSERT_OK(decoded.DecodeFrom(encoded));
   std::string again;
   decoded.EncodeTo(&again);
   EXPECT_EQ(encoded, again);
@@ -69,8 +69,7 @@ TEST(VersionEdit, LastSequenceBeyondWhatAnInternalKeyHoldsIsCorruption) {
 
 TEST(VersionSetRecover, LastSequenceBeyondWhatAnInternalKeyHoldsIsCorruptionNamingTheManifest) {
   test::TempDir dir;
-  ASSERT_TRUE(
-      WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(~SequenceNumber{0})).ok());
+  ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(~SequenceNumber{0})));
   const std::string manifest = dir.File("MANIFEST-000001");
   Options options;
   options.env = Env::Default();
@@ -92,9 +91,9 @@ TEST(VersionSetRecover, WritesAreRefusedBeforeSequenceNumbersRunOut) {
   for (const bool exhausted : {false, true}) {
     test::TempDir dir;
     const SequenceNumber last = kMaxSequenceNumber - kSequenceMargin + (exhausted ? 1 : -10);
-    ASSERT_TRUE(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(last)).ok());
+    ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(last)));
     std::unique_ptr<DB> db;
-    ASSERT_TRUE(DB::Open(Options(), dir.path(), &db).ok());
+    ASSERT_OK(DB::Open(Options(), dir.path(), &db));
     Status s = db->Put(WriteOptions(), "k", "v");
     if (exhausted) {
       EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
@@ -102,9 +101,9 @@ TEST(VersionSetRecover, WritesAreRefusedBeforeSequenceNumbersRunOut) {
       std::string value;
       EXPECT_TRUE(db->Get(ReadOptions(), "k", &value).IsNotFound());  // reads still work
     } else {
-      EXPECT_TRUE(s.ok()) << s.ToString();
+      EXPECT_OK(s);
     }
-    EXPECT_TRUE(db->Close().ok());
+    EXPECT_OK(db->Close());
   }
 }
 
@@ -133,7 +132,7 @@ TEST(VersionEdit, FileNumbersTooLargeToNameAFileAreCorruption) {
   std::string encoded;
   fine.EncodeTo(&encoded);
   VersionEdit decoded;
-  EXPECT_TRUE(decoded.DecodeFrom(encoded).ok());
+  EXPECT_OK(decoded.DecodeFrom(encoded));
 }
 
 // Found with tests/fuzz/manifest_reader_fuzzer: a MANIFEST whose next file number was near 2^64
@@ -144,7 +143,7 @@ TEST(VersionSetRecover, NextFileNumberTooLargeToNameAFileIsCorruptionNamingTheMa
   test::TempDir dir;
   VersionEdit edit = FreshEdit(0);
   edit.SetNextFile(~uint64_t{0} - 3);
-  ASSERT_TRUE(WriteSingleEditManifest(Env::Default(), dir.path(), 1, edit).ok());
+  ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, edit));
   Options options;
   std::unique_ptr<DB> db;
   Status s = DB::Open(options, dir.path(), &db);
@@ -155,13 +154,12 @@ TEST(VersionSetRecover, NextFileNumberTooLargeToNameAFileIsCorruptionNamingTheMa
 
 TEST(VersionSetRecover, LargestLastSequenceIsAccepted) {
   test::TempDir dir;
-  ASSERT_TRUE(
-      WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(kMaxSequenceNumber)).ok());
+  ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(kMaxSequenceNumber)));
   Options options;
   options.env = Env::Default();
   VersionSet versions(dir.path(), options, std::make_shared<FileRegistry>());
   std::string report;
-  ASSERT_TRUE(versions.Recover(&report).ok());
+  ASSERT_OK(versions.Recover(&report));
   EXPECT_EQ(kMaxSequenceNumber, versions.LastSequence());
 }
 

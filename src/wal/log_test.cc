@@ -48,13 +48,13 @@ class LogTest : public ::testing::Test {
 
   std::unique_ptr<Writer> NewWriter() {
     std::unique_ptr<WritableFile> file;
-    EXPECT_TRUE(Env::Default()->NewWritableFile(fname_, &file).ok());
+    EXPECT_OK(Env::Default()->NewWritableFile(fname_, &file));
     return std::make_unique<Writer>(std::move(file), fname_);
   }
 
   std::vector<std::string> ReadAll(Problems* problems) {
     std::unique_ptr<SequentialFile> file;
-    EXPECT_TRUE(Env::Default()->NewSequentialFile(fname_, &file).ok());
+    EXPECT_OK(Env::Default()->NewSequentialFile(fname_, &file));
     Reader reader(std::move(file), fname_, problems);
     std::vector<std::string> records;
     Slice record;
@@ -88,9 +88,9 @@ TEST_F(LogTest, RoundTripAcrossBlockBoundaries) {
       if (i == 3) n = kBlockSize - kHeaderSize;  // exactly fills a block
       if (i == 4) n = 0;
       written.push_back(Payload(i, n));
-      ASSERT_TRUE(w->AddRecord(written.back(), i % 50 == 0).ok());
+      ASSERT_OK(w->AddRecord(written.back(), i % 50 == 0));
     }
-    ASSERT_TRUE(w->Close().ok());
+    ASSERT_OK(w->Close());
   }
   Problems problems;
   EXPECT_EQ(written, ReadAll(&problems));
@@ -111,16 +111,15 @@ TEST_F(LogTest, ConcurrentWritersKeepReservationOrderWithoutHoles) {
           std::string payload = Payload(i, n);
           Writer::Reservation r;
           uint64_t seq = 0;
-          ASSERT_TRUE(w->Reserve(
-                           n, [&] { seq = next_seq.fetch_add(1); }, &r)
-                          .ok());
+          ASSERT_OK(w->Reserve(
+              n, [&] { seq = next_seq.fetch_add(1); }, &r));
           EncodeFixed64(payload.data(), seq);
-          ASSERT_TRUE(w->Commit(r, payload, /*sync=*/rnd.OneIn(100)).ok());
+          ASSERT_OK(w->Commit(r, payload, /*sync=*/rnd.OneIn(100)));
         }
       });
     }
     for (auto& th : threads) th.join();
-    ASSERT_TRUE(w->Close().ok());
+    ASSERT_OK(w->Close());
   }
   Problems problems;
   std::vector<std::string> records = ReadAll(&problems);
@@ -138,10 +137,10 @@ TEST_F(LogTest, TruncationAnywhereYieldsAPrefixAndReportsATornTail) {
     auto w = NewWriter();
     for (int i = 0; i < 60; i++) {
       written.push_back(Payload(i, i % 7 == 0 ? 40000 : 100 + i));
-      ASSERT_TRUE(w->AddRecord(written.back(), false).ok());
+      ASSERT_OK(w->AddRecord(written.back(), false));
       ends.push_back(w->ReservedSize());
     }
-    ASSERT_TRUE(w->Close().ok());
+    ASSERT_OK(w->Close());
   }
   const std::string full = test::ReadFileOrDie(fname_);
   Random rnd(3);
@@ -171,9 +170,9 @@ TEST_F(LogTest, TruncationAnywhereYieldsAPrefixAndReportsATornTail) {
 TEST_F(LogTest, TornRecordAtTheEndIsReportedInFileOrder) {
   {
     auto w = NewWriter();
-    ASSERT_TRUE(w->AddRecord(Payload(1, 100), false).ok());
-    ASSERT_TRUE(w->AddRecord(Payload(2, 40000), false).ok());  // FIRST + LAST fragments
-    ASSERT_TRUE(w->Close().ok());
+    ASSERT_OK(w->AddRecord(Payload(1, 100), false));
+    ASSERT_OK(w->AddRecord(Payload(2, 40000), false));  // FIRST + LAST fragments
+    ASSERT_OK(w->Close());
   }
   const std::string full = test::ReadFileOrDie(fname_);
   // Cut inside the LAST fragment's payload, then inside its header.
@@ -195,8 +194,8 @@ TEST_F(LogTest, TornRecordAtTheEndIsReportedInFileOrder) {
 TEST_F(LogTest, DamageInTheMiddleIsReportedAndLaterRecordsStillRead) {
   {
     auto w = NewWriter();
-    for (int i = 0; i < 3000; i++) ASSERT_TRUE(w->AddRecord(Payload(i, 100), false).ok());
-    ASSERT_TRUE(w->Close().ok());
+    for (int i = 0; i < 3000; i++) ASSERT_OK(w->AddRecord(Payload(i, 100), false));
+    ASSERT_OK(w->Close());
   }
   test::FlipByte(fname_, kBlockSize + 500);  // somewhere in the second block
   Problems problems;
@@ -247,7 +246,7 @@ class FailingFile : public WritableFile {
 
 TEST(LogWriter, AppendErrorFailsTheWriterAndEveryLaterWrite) {
   Writer w(std::make_unique<FailingFile>(3), "test.log");
-  for (int i = 0; i < 3; i++) ASSERT_TRUE(w.AddRecord("ok", false).ok());
+  for (int i = 0; i < 3; i++) ASSERT_OK(w.AddRecord("ok", false));
   Status s = w.AddRecord("fails", false);
   EXPECT_TRUE(s.IsIOError());
   EXPECT_NE(std::string::npos, s.ToString().find("No space left"));
@@ -258,11 +257,11 @@ TEST(LogWriter, AppendErrorFailsTheWriterAndEveryLaterWrite) {
 TEST(LogWriter, SealRefusesNewReservations) {
   Writer w(std::make_unique<FailingFile>(100), "test.log");
   Writer::Reservation r;
-  ASSERT_TRUE(w.Reserve(5, nullptr, &r).ok());
+  ASSERT_OK(w.Reserve(5, nullptr, &r));
   w.Seal();
   Writer::Reservation r2;
   EXPECT_TRUE(w.Reserve(5, nullptr, &r2).IsBusy());
-  EXPECT_TRUE(w.Commit(r, "hello", false).ok());  // reserved before the seal: completes
+  EXPECT_OK(w.Commit(r, "hello", false));  // reserved before the seal: completes
 }
 
 }  // namespace sluice::log

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "support/test_util.h"
+
 namespace sluice::test {
 
 DBTestBase::DBTestBase(std::string memtable) : memtable_(std::move(memtable)) {}
@@ -29,7 +31,7 @@ Status DBTestBase::TryOpen(const Options& options) {
 
 void DBTestBase::Open(const Options& options) {
   Status s = TryOpen(options);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_OK(s);
 }
 
 void DBTestBase::Reopen(const Options& options) { Open(options); }
@@ -37,7 +39,7 @@ void DBTestBase::Reopen(const Options& options) { Open(options); }
 void DBTestBase::Close() {
   if (db_ != nullptr) {
     Status s = db_->Close();
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_OK(s);
     db_.reset();
   }
 }
@@ -68,7 +70,7 @@ std::map<std::string, std::string> DBTestBase::ContentsMap(const Snapshot* snaps
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     result[it->key().ToString()] = it->value().ToString();
   }
-  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_OK(it->status());
   return result;
 }
 

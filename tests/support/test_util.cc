@@ -16,6 +16,12 @@ namespace sluice::test {
 
 namespace fs = std::filesystem;
 
+::testing::AssertionResult IsOk(const char* expr, const Status& status) {
+  if (status.ok()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "Value of: " << expr << "\n  Actual: " << status.ToString() << "\nExpected: OK";
+}
+
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
   std::string templ = std::string(base != nullptr ? base : "/tmp") + "/sluice-test-XXXXXX";

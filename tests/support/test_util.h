@@ -1,15 +1,32 @@
 // tests/support/test_util.h — helpers shared by the tests: a temporary directory that removes
 // itself, whole-file read/write, byte-level damage (flip, truncate, zero) for corruption
-// tests, and numbered keys.
+// tests, numbered keys, and ASSERT_OK / EXPECT_OK for a Status.
+//
+// Included by every layer's unit tests, so it may include only GoogleTest, the public
+// include/sluice headers and the standard library.
 
 #ifndef SLUICE_TESTS_SUPPORT_TEST_UTIL_H_
 #define SLUICE_TESTS_SUPPORT_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sluice/status.h"
+
+// ASSERT_OK(expr) / EXPECT_OK(expr): expr (a sluice::Status, evaluated once) is OK. On failure
+// the message shows the expression and status.ToString(); more can be streamed, as with
+// ASSERT_TRUE: ASSERT_OK(Put(k, v)) << "key " << k;
+#define ASSERT_OK(expr) ASSERT_PRED_FORMAT1(::sluice::test::IsOk, expr)
+#define EXPECT_OK(expr) EXPECT_PRED_FORMAT1(::sluice::test::IsOk, expr)
+
 namespace sluice::test {
+
+// The predicate formatter behind ASSERT_OK / EXPECT_OK: success if status is OK, otherwise a
+// failure naming expr (the expression's text) and the Status.
+::testing::AssertionResult IsOk(const char* expr, const Status& status);
 
 // A fresh directory under $TMPDIR (or /tmp), removed with its contents on destruction.
 class TempDir {

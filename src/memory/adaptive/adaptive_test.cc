@@ -13,6 +13,7 @@
 #include "memory/adaptive/adaptive_policy.h"
 #include "memory/adaptive/operation_mix.h"
 #include "sluice/options.h"
+#include "support/test_util.h"
 #include "util/coding.h"
 
 namespace sluice {
@@ -159,12 +160,12 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   context.adaptive_policy = std::make_shared<AdaptivePolicy>(8, 16384);
 
   std::unique_ptr<MemoryComponent> first;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &first).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &first));
   EXPECT_STREQ("adaptive:skiplist", first->Name());
   SequenceNumber seq = 1;
   for (uint64_t i = 0; i < 20000; i++) first->Add(seq++, kTypeValue, Key(i), "v", false);
   std::unique_ptr<MemoryComponent> second;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &second).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &second));
   EXPECT_STREQ("adaptive:vector-prealloc", second->Name());
 
   // Four point reads per insert: a hash buffer next.
@@ -178,7 +179,7 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   const auto* observed = static_cast<const AdaptiveComponent*>(second.get());
   EXPECT_EQ(80000u, observed->mix().Snapshot().point_reads);
   std::unique_ptr<MemoryComponent> third;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &third).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &third));
   EXPECT_EQ(0, std::string(third->Name()).rfind("adaptive:hash-", 0)) << third->Name();
 
   // Scans interleaved with inserts: a skiplist next.
@@ -192,7 +193,7 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   }
   EXPECT_EQ(200u, static_cast<const AdaptiveComponent*>(third.get())->mix().Snapshot().scans);
   std::unique_ptr<MemoryComponent> fourth;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &fourth).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &fourth));
   EXPECT_STREQ("adaptive:skiplist", fourth->Name());
 
   // Once immutable (being flushed), nothing more is recorded.
@@ -217,7 +218,7 @@ TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   MemoryComponentContext context;
   context.adaptive_policy = std::make_shared<AdaptivePolicy>(8, 1024);
   std::unique_ptr<MemoryComponent> first;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &first).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &first));
   SequenceNumber seq = 1;
   const std::string value(48, 'v');
   while (first->ApproximateMemoryUsage() < options.write_buffer_size / 16) {
@@ -234,7 +235,7 @@ TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   EXPECT_LT(first->ApproximateMemoryUsage(), options.write_buffer_size / 2);
 
   std::unique_ptr<MemoryComponent> second;
-  ASSERT_TRUE(NewMemoryComponent(options, context, &second).ok());
+  ASSERT_OK(NewMemoryComponent(options, context, &second));
   EXPECT_STREQ("adaptive:vector-prealloc", second->Name());
   while (second->ApproximateMemoryUsage() < options.write_buffer_size) {
     second->Add(seq, kTypeValue, Key(seq), value, false);
@@ -247,7 +248,7 @@ TEST(AdaptiveComponentTest, WithoutAPolicyStartsAsTheInitialChoice) {
   Options options;
   options.memtable = "adaptive";
   std::unique_ptr<MemoryComponent> c;
-  ASSERT_TRUE(NewMemoryComponent(options, &c).ok());
+  ASSERT_OK(NewMemoryComponent(options, &c));
   EXPECT_EQ(std::string("adaptive:") + kAdaptiveInitial, c->Name());
   // Its accounting is the chosen component's (the observations are not the budget's).
   EXPECT_EQ(c->ApproximateMemoryUsage(),
