@@ -2,9 +2,12 @@
 # (scripts/install-deps.sh), so each works on a fresh machine.
 #
 #   make bench      Release build, then the headline benchmark (sluice vs RocksDB vs LevelDB)
-#   make test       every test: the short fuzzing run, the Python package's tests (pip install
-#                   into build/python-venv, pytest), then every ctest test (GoogleTest suites,
-#                   linearizability checks, the short crash test, the CLI's tests)
+#   make test       every test: the lock-contract check (make thread-safety), the short fuzzing
+#                   run, the Python package's tests (pip install into build/python-venv, pytest),
+#                   then every ctest test (GoogleTest suites, linearizability checks, the short
+#                   crash test, the CLI's tests)
+#   make thread-safety  the library built with clang -Wthread-safety -Werror (compile only, -O0):
+#                   checks the GUARDED_BY/REQUIRES lock contracts (src/util/mutex.h)
 #   make python-test  the Python package alone (scripts/python-test.sh)
 #   make test-asan  every test under AddressSanitizer + UBSan
 #   make test-tsan  every test under ThreadSanitizer
@@ -27,7 +30,7 @@ CRASH_CYCLES ?= 6
 FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer bench-server test python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -53,11 +56,17 @@ bench-buffer: build
 bench-server: build
 	N=1000000 RUNS=5 bench/server_experiments.sh
 
-# The short fuzzing run and the Python tests come first, so ctest's summary is printed last.
-test: deps fuzz-smoke python-test
+# The lock-contract check, the short fuzzing run and the Python tests come first, so ctest's
+# summary is printed last.
+test: deps thread-safety fuzz-smoke python-test
 	cmake --preset dev >/dev/null
 	cmake --build build/dev -j $(JOBS)
 	ctest --preset dev -j $(JOBS)
+
+# Clang's thread-safety analysis of the library; fails on a broken lock contract.
+thread-safety: deps
+	cmake --preset thread-safety >/dev/null
+	cmake --build build/thread-safety -j $(JOBS) --target sluice
 
 python-test: deps
 	scripts/python-test.sh

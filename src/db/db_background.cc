@@ -32,9 +32,9 @@ void DBImpl::StartBackgroundThreads() {
 
 void DBImpl::StopBackgroundThreads() {
   {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     shutting_down_.store(true);
-    bg_cv_.notify_all();
+    bg_cv_.SignalAll();
   }
   for (auto& t : bg_threads_) t.join();
   bg_threads_.clear();
@@ -60,44 +60,44 @@ void DBImpl::SetBackgroundError(const Status& s) {
   bg_error_ = s;
   has_bg_error_.store(true, std::memory_order_release);
   Log(info_log_.get(), "background error, the database is now read-only: {}", s.ToString());
-  bg_cv_.notify_all();
+  bg_cv_.SignalAll();
 }
 
 void DBImpl::BackgroundLoop() {
-  std::unique_lock<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   while (!shutting_down_.load()) {
     if (!bg_error_.ok()) {
-      bg_cv_.wait(l);
+      bg_cv_.Wait();
       continue;
     }
     if (!flush_running_ && !CurrentSuperVersion()->imms.empty()) {
       flush_running_ = true;
-      Status s = FlushOldestImmutable(&l);
+      Status s = FlushOldestImmutable();
       flush_running_ = false;
       if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
-      bg_cv_.notify_all();
+      bg_cv_.SignalAll();
       continue;
     }
     if (compactions_running_ < options_.max_background_jobs - 1) {
       std::unique_ptr<Compaction> c = versions_->PickCompaction();
       if (c != nullptr) {
         compactions_running_++;
-        Status s = RunCompaction(std::move(c), &l);
+        Status s = RunCompaction(std::move(c));
         compactions_running_--;
         if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
-        bg_cv_.notify_all();
+        bg_cv_.SignalAll();
         continue;
       }
     }
-    bg_cv_.wait(l);
+    bg_cv_.Wait();
   }
 }
 
-Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
+Status DBImpl::FlushOldestImmutable() {
   assert(flush_running_);  // one flush at a time: only it removes immutable components
   assert(!CurrentSuperVersion()->imms.empty());
   std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion()->imms.back();
-  lock->unlock();
+  mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them.
   epoch::Synchronize();
@@ -112,7 +112,7 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   VersionEdit edit;
   uint64_t bytes = 0;
   Status s = WriteLevel0Table(imm->component.get(), &edit, &bytes);
-  lock->lock();
+  mutex_.Lock();
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.table_written");
   SuperVersion* sv = CurrentSuperVersion();
@@ -127,11 +127,11 @@ Status DBImpl::FlushOldestImmutable(std::unique_lock<std::mutex>* lock) {
   SLUICE_KILL_POINT("flush.installed");
   InstallSuperVersion(sv->mem, std::move(imms), versions_->current());
   flushes_completed_++;
-  DeleteObsoleteFiles(lock);
+  DeleteObsoleteFiles();
   return Status::OK();
 }
 
-Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std::mutex>* lock) {
+Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   assert(c != nullptr && compactions_running_ > 0);
   assert(!c->inputs(0).empty());
   const uint64_t start = env_->NowMicros();
@@ -152,7 +152,7 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
     return Status::OK();
   }
   const std::string summary = c->Summary();
-  lock->unlock();
+  mutex_.Unlock();
   Log(info_log_.get(), "compacting {}", summary);
 
   ReadOptions ro;
@@ -182,7 +182,7 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
   Status s = RunMergeJob(job, merged.get(), &pruner, &result);
   merged.reset();
 
-  lock->lock();
+  mutex_.Lock();
   c->ReleaseInputs();
   if (!s.ok()) {
     Log(info_log_.get(), "compaction {} failed: {}", summary, s.ToString());
@@ -208,15 +208,15 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std
   Log(info_log_.get(), "compacted {}: {} entries in, {} out, {} dropped, {} written; {}", summary,
       result.entries_read, result.entries_written, result.entries_dropped,
       HumanBytes(result.bytes_written), versions_->LevelSummary());
-  DeleteObsoleteFiles(lock);
+  DeleteObsoleteFiles();
   return Status::OK();
 }
 
-void DBImpl::DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock) {
+void DBImpl::DeleteObsoleteFiles() {
   const std::vector<uint64_t> tables = file_registry_->TakeObsolete();
   const uint64_t log_number = versions_->LogNumber();
   const uint64_t manifest_number = versions_->ManifestFileNumber();
-  lock->unlock();
+  mutex_.Unlock();
   SLUICE_KILL_POINT("obsolete.before_delete");
   for (uint64_t number : tables) {
     table_cache_->Evict(number);
@@ -235,11 +235,11 @@ void DBImpl::DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock) {
       }
     }
   }
-  lock->lock();
+  mutex_.Lock();
 }
 
 Status DBImpl::WaitForFlushes(const LoggedComponent* target) {
-  std::unique_lock<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
     const auto& imms = CurrentSuperVersion()->imms;
@@ -249,8 +249,8 @@ Status DBImpl::WaitForFlushes(const LoggedComponent* target) {
                                            [&](const auto& m) { return m.get() == target; });
     if (!pending) return Status::OK();
     if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
-    bg_cv_.notify_all();
-    bg_cv_.wait(l);
+    bg_cv_.SignalAll();
+    bg_cv_.Wait();
   }
 }
 
@@ -264,7 +264,7 @@ Status DBImpl::Flush() {
   if (!s.ok()) return s;
   const LoggedComponent* newest = nullptr;
   {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     const auto& imms = CurrentSuperVersion()->imms;
     if (!imms.empty()) newest = imms.front().get();
   }
@@ -275,7 +275,7 @@ Status DBImpl::Flush() {
 Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
   Status s = Flush();
   if (!s.ok()) return s;
-  std::unique_lock<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   int max_level = 1;
   {
     std::shared_ptr<const Version> v = versions_->current();
@@ -292,13 +292,13 @@ Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
           versions_->picker().PickRange(versions_->current(), level, begin, end, &busy);
       if (c == nullptr) {
         if (!busy) break;
-        bg_cv_.wait(l);  // a background compaction holds some of the files
+        bg_cv_.Wait();  // a background compaction holds some of the files
         continue;
       }
       manual_compactions_++;
-      s = RunCompaction(std::move(c), &l);
+      s = RunCompaction(std::move(c));
       manual_compactions_--;
-      bg_cv_.notify_all();
+      bg_cv_.SignalAll();
       if (!s.ok()) {
         SetBackgroundError(s);
         return s;

@@ -21,9 +21,7 @@
 #define SLUICE_DB_DB_IMPL_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <thread>
@@ -42,6 +40,8 @@
 #include "table/table_cache.h"
 #include "util/cache.h"
 #include "util/epoch.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 #include "version/version_set.h"
 
 namespace sluice {
@@ -91,11 +91,13 @@ class DBImpl final : public DB {
   Status ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem, VersionEdit* edit,
                        SequenceNumber* max_sequence);
   Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
-  Status CheckVersionFiles();
+  Status CheckVersionFiles() EXCLUDES(mutex_);
   Status NewLoggedComponent(std::shared_ptr<LoggedComponent>* result);
+  // versions_->NewFileNumber(), which any thread may call without mutex_ (it is atomic).
+  uint64_t NewFileNumber() NO_THREAD_SAFETY_ANALYSIS;
   // The options every flush and compaction of this DB writes SST files with.
   MergeJobOptions NewMergeJobOptions();
-  void RemoveObsoleteFilesOnOpen();
+  void RemoveObsoleteFilesOnOpen() EXCLUDES(mutex_);
 
   // --- db_write.cc ---
   Status ValidateBatch(WriteBatch* batch) const;
@@ -132,7 +134,8 @@ class DBImpl final : public DB {
   // True if the mutable component must be switched out before the next write: it reached
   // write_buffer_size or asks to leave early, and it holds something.
   bool IsFull(const MemoryComponent& component) const;
-  Status SwitchMemoryComponent(const LoggedComponent* full, bool force);
+  Status SwitchMemoryComponent(const LoggedComponent* full, bool force)
+      EXCLUDES(mutex_, switch_mu_);
 
   // --- db_rmw.cc ---
   enum class ModifyAction { kKeep, kPut, kDelete };
@@ -175,21 +178,22 @@ class DBImpl final : public DB {
 
   // --- db_background.cc ---
   void StartBackgroundThreads();
-  void StopBackgroundThreads();
-  void BackgroundLoop();
-  Status FlushOldestImmutable(std::unique_lock<std::mutex>* lock);
-  Status RunCompaction(std::unique_ptr<Compaction> c, std::unique_lock<std::mutex>* lock);
-  void DeleteObsoleteFiles(std::unique_lock<std::mutex>* lock);
-  void SetBackgroundError(const Status& s);  // REQUIRES: mutex_ held
-  Status BackgroundError();                  // lock-free check
-  Status WaitForFlushes(const LoggedComponent* target);
+  void StopBackgroundThreads() EXCLUDES(mutex_);
+  void BackgroundLoop() EXCLUDES(mutex_);
+  // These three release mutex_ around their I/O and hold it again when they return.
+  Status FlushOldestImmutable() REQUIRES(mutex_);
+  Status RunCompaction(std::unique_ptr<Compaction> c) REQUIRES(mutex_);
+  void DeleteObsoleteFiles() REQUIRES(mutex_);
+  void SetBackgroundError(const Status& s) REQUIRES(mutex_);
+  Status BackgroundError() EXCLUDES(mutex_);  // lock-free check
+  Status WaitForFlushes(const LoggedComponent* target) EXCLUDES(mutex_);
 
-  // Publishes a new SuperVersion. REQUIRES: mutex_ held.
+  // Publishes a new SuperVersion.
   void InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
                            std::vector<std::shared_ptr<LoggedComponent>> imms,
-                           std::shared_ptr<const Version> version);
-  // The current SuperVersion. REQUIRES: mutex_ held (no install can retire it meanwhile).
-  SuperVersion* CurrentSuperVersion() const {
+                           std::shared_ptr<const Version> version) REQUIRES(mutex_);
+  // The current SuperVersion. REQUIRES mutex_: no install can retire it meanwhile.
+  SuperVersion* CurrentSuperVersion() const REQUIRES(mutex_) {
     return super_version_.load(std::memory_order_acquire);
   }
 
@@ -201,7 +205,8 @@ class DBImpl final : public DB {
   std::unique_ptr<Cache> block_cache_;
   std::unique_ptr<TableCache> table_cache_;
   std::shared_ptr<FileRegistry> file_registry_;
-  std::unique_ptr<VersionSet> versions_;  // guarded by mutex_
+  // Every use but NewFileNumber() requires mutex_ (see version_set.h).
+  std::unique_ptr<VersionSet> versions_ PT_GUARDED_BY(mutex_);
   SequenceOracle oracle_;
   WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
@@ -214,15 +219,15 @@ class DBImpl final : public DB {
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.
   std::atomic<SuperVersion*> super_version_{nullptr};
 
-  std::mutex mutex_;
-  std::condition_variable bg_cv_;  // background work, flush and stall waiters
-  std::mutex switch_mu_;           // serialises memory component switches
+  Mutex mutex_;
+  CondVar bg_cv_{&mutex_};  // background work, flush and stall waiters
+  Mutex switch_mu_;         // serialises memory component switches
   std::vector<std::thread> bg_threads_;
-  bool flush_running_ = false;      // guarded by mutex_
-  int compactions_running_ = 0;     // guarded by mutex_
-  int manual_compactions_ = 0;      // guarded by mutex_
-  uint64_t flushes_completed_ = 0;  // guarded by mutex_
-  Status bg_error_;                 // guarded by mutex_
+  bool flush_running_ GUARDED_BY(mutex_) = false;
+  int compactions_running_ GUARDED_BY(mutex_) = 0;
+  int manual_compactions_ GUARDED_BY(mutex_) = 0;
+  uint64_t flushes_completed_ GUARDED_BY(mutex_) = 0;
+  Status bg_error_ GUARDED_BY(mutex_);
   std::atomic<bool> has_bg_error_{false};
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> closed_{false};

@@ -39,7 +39,7 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     }
     const int level = std::stoi(digits);
     if (level >= options_.num_levels) return false;
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     *value = std::to_string(versions_->current()->NumFiles(level));
     return true;
   }
@@ -48,7 +48,7 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     return true;
   }
   if (name == Slice("sstables")) {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     *value = versions_->current()->DebugString();
     return true;
   }
@@ -90,7 +90,7 @@ uint64_t DBImpl::EstimateNumKeys() {
   int64_t n = 0;
   {
     // The version is immutable and kept alive by v: only taking it needs the mutex.
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     v = versions_->current();
     SuperVersion* sv = CurrentSuperVersion();
     n = static_cast<int64_t>(sv->mem->component->NumEntries());
@@ -107,7 +107,7 @@ uint64_t DBImpl::EstimateNumKeys() {
 std::string DBImpl::IoCountersString() {
   uint64_t compactions = 0, read = 0, written = 0;
   {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     for (const LevelCompactionStats& ls : stats_.levels) {
       compactions += ls.compactions;
       read += ls.bytes_read;
@@ -124,7 +124,7 @@ std::string DBImpl::IoCountersString() {
 nlohmann::ordered_json DBImpl::StatsJson() {
   using Json = nlohmann::ordered_json;
   Json j;
-  std::lock_guard<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   std::shared_ptr<const Version> v = versions_->current();
   SuperVersion* sv = CurrentSuperVersion();
   j["db"] = dbname_;

@@ -71,7 +71,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* batch) {
 
 Status DBImpl::BackgroundError() {
   if (!has_bg_error_.load(std::memory_order_acquire)) return Status::OK();
-  std::lock_guard<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   return bg_error_;
 }
 
@@ -85,11 +85,11 @@ Status DBImpl::WaitForRoom(bool* delayed) {
   }
   if (l0_files >= options_.level0_stop_writes_trigger) {
     const uint64_t start = env_->NowMicros();
-    std::unique_lock<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     while (CurrentSuperVersion()->version->NumFiles(0) >= options_.level0_stop_writes_trigger &&
            bg_error_.ok() && !shutting_down_.load()) {
-      bg_cv_.notify_all();  // make sure compaction is considered
-      bg_cv_.wait(l);
+      bg_cv_.SignalAll();  // make sure compaction is considered
+      bg_cv_.Wait();
     }
     DBStats::Add(&stats_.stop_writes, 1);
     DBStats::Add(&stats_.stop_micros, env_->NowMicros() - start);
@@ -155,7 +155,7 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
     section.Leave();
     if (!s.IsBusy()) return s;
     // Sealed: a switch is installing a new component. Wait for it, then retry.
-    std::lock_guard<std::mutex> wait_for_switch(switch_mu_);
+    MutexLock wait_for_switch(&switch_mu_);
     *retry = true;
     return Status::OK();
   }
@@ -224,7 +224,7 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
     if (s.ok()) s = older;
     if (!s.ok()) {
       oracle_.Release(w->slot, w->multi);
-      std::lock_guard<std::mutex> l(mutex_);
+      MutexLock l(&mutex_);
       SetBackgroundError(s);
       return s;
     }
@@ -265,17 +265,17 @@ Status DBImpl::SyncWAL() {
   Status s;
   for (size_t i = 0; s.ok() && i < components.size(); i++) s = components[i]->log->Sync();
   if (!s.ok()) {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     SetBackgroundError(s);
   }
   return s;
 }
 
 Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
-  std::lock_guard<std::mutex> switch_lock(switch_mu_);
+  MutexLock switch_lock(&switch_mu_);
   std::shared_ptr<LoggedComponent> old;
   {
-    std::unique_lock<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     SuperVersion* sv = CurrentSuperVersion();
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
     const MemoryComponent& current = *sv->mem->component;
@@ -286,8 +286,8 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
       while (static_cast<int>(CurrentSuperVersion()->imms.size()) + 1 >=
                  options_.max_write_buffer_number &&
              bg_error_.ok() && !shutting_down_.load()) {
-        bg_cv_.notify_all();
-        bg_cv_.wait(l);
+        bg_cv_.SignalAll();
+        bg_cv_.Wait();
       }
       DBStats::Add(&stats_.memtable_waits, 1);
       DBStats::Add(&stats_.memtable_wait_micros, env_->NowMicros() - start);
@@ -301,21 +301,21 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   std::shared_ptr<LoggedComponent> fresh;
   Status s = NewLoggedComponent(&fresh);
   if (!s.ok()) {
-    std::lock_guard<std::mutex> l(mutex_);
+    MutexLock l(&mutex_);
     SetBackgroundError(s);
     return s;
   }
   // From here on no writer reserves on the old log: its sequence numbers are all smaller than
   // any the new component will see.
   old->log->Seal();
-  std::lock_guard<std::mutex> l(mutex_);
+  MutexLock l(&mutex_);
   SuperVersion* sv = CurrentSuperVersion();
   std::vector<std::shared_ptr<LoggedComponent>> imms;
   imms.reserve(sv->imms.size() + 1);
   imms.push_back(old);
   imms.insert(imms.end(), sv->imms.begin(), sv->imms.end());
   InstallSuperVersion(fresh, std::move(imms), sv->version);
-  bg_cv_.notify_all();
+  bg_cv_.SignalAll();
   return Status::OK();
 }
 

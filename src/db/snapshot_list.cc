@@ -37,7 +37,7 @@ void SnapshotList::RecomputeNewestLocked() {
 }
 
 const Snapshot* SnapshotList::Create(const std::function<SequenceNumber()>& pick) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return RegisterLocked(pick());
 }
 
@@ -46,7 +46,7 @@ const Snapshot* SnapshotList::CreateProtected(const std::function<SequenceNumber
   const SequenceNumber seq = pick();
   const Snapshot* result;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     result = RegisterLocked(seq);
   }
   const int was_pending = pending_.fetch_sub(1, std::memory_order_seq_cst);
@@ -58,7 +58,7 @@ const Snapshot* SnapshotList::CreateProtected(const std::function<SequenceNumber
 void SnapshotList::Release(const Snapshot* snapshot) {
   // A linear search, so a pointer that is not (or no longer) ours is ignored, not freed.
   if (snapshot == nullptr) return;
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   for (auto it = list_.begin(); it != list_.end(); ++it) {
     if (it->get() == snapshot) {
       list_.erase(it);
@@ -71,7 +71,7 @@ void SnapshotList::Release(const Snapshot* snapshot) {
 std::vector<SequenceNumber> SnapshotList::Sequences() const {
   std::vector<SequenceNumber> seqs;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     seqs.reserve(list_.size());
     for (const auto& s : list_) seqs.push_back(s->sequence());
   }
@@ -80,7 +80,7 @@ std::vector<SequenceNumber> SnapshotList::Sequences() const {
 }
 
 size_t SnapshotList::size() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return list_.size();
 }
 

@@ -23,12 +23,13 @@
 #include <functional>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "base/internal_key.h"
 #include "memory/memory_component.h"
 #include "sluice/snapshot.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -54,11 +55,11 @@ class SnapshotList final : public VersionKeeper {
 
  private:
   class Impl;
-  const Snapshot* RegisterLocked(SequenceNumber seq);  // REQUIRES: mu_ held
-  void RecomputeNewestLocked();                        // REQUIRES: mu_ held
+  const Snapshot* RegisterLocked(SequenceNumber seq) REQUIRES(mu_);
+  void RecomputeNewestLocked() REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::list<std::unique_ptr<Impl>> list_;  // guarded by mu_; in creation order
+  mutable Mutex mu_;
+  std::list<std::unique_ptr<Impl>> list_ GUARDED_BY(mu_);  // in creation order
   std::atomic<int> pending_{0};
   std::atomic<bool> any_{false};
   std::atomic<SequenceNumber> newest_{0};

@@ -48,7 +48,7 @@ size_t VectorRep::PreallocatedEntries(size_t write_buffer_size) {
 VectorRep::VectorRep(size_t write_buffer_size, bool preallocate)
     : preallocate_(preallocate), arena_(ArenaBlockSizeFor(write_buffer_size)) {
   if (preallocate_) pending_.reserve(PreallocatedEntries(write_buffer_size));
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   UpdateIndexBytesLocked();
 }
 
@@ -67,7 +67,7 @@ void VectorRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const 
   char* entry = arena_.Allocate(size);  // the arena is thread-safe: encode outside the lock
   EncodeEntry(entry, seq, type, key, value);
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     const size_t capacity = pending_.capacity();
     pending_.push_back(entry);
     if (pending_.capacity() != capacity) UpdateIndexBytesLocked();
@@ -76,7 +76,7 @@ void VectorRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const 
 }
 
 std::shared_ptr<const VectorRep::Run> VectorRep::SortedRun() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (pending_.empty()) return run_;
   std::sort(pending_.begin(), pending_.end(), EntryLess);
   auto merged = std::make_shared<Run>();

@@ -23,12 +23,13 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "memory/encoded_entry.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -55,8 +56,8 @@ class VectorRep final : public MemoryComponent {
 
  private:
   // The sorted run holding every entry added so far (sorting pending ones first).
-  std::shared_ptr<const Run> SortedRun();
-  void UpdateIndexBytesLocked();  // REQUIRES: mu_ held
+  std::shared_ptr<const Run> SortedRun() EXCLUDES(mu_);
+  void UpdateIndexBytesLocked() REQUIRES(mu_);
 
   const bool preallocate_;
   ConcurrentArena arena_;
@@ -64,9 +65,9 @@ class VectorRep final : public MemoryComponent {
   // Bytes of the pointer arrays (pending_'s capacity and run_'s), for ApproximateMemoryUsage.
   std::atomic<size_t> index_bytes_{0};
 
-  std::mutex mu_;
-  std::vector<const char*> pending_;                          // guarded by mu_
-  std::shared_ptr<const Run> run_ = std::make_shared<Run>();  // guarded by mu_
+  Mutex mu_;
+  std::vector<const char*> pending_ GUARDED_BY(mu_);
+  std::shared_ptr<const Run> run_ GUARDED_BY(mu_) = std::make_shared<Run>();
 };
 
 }  // namespace sluice

@@ -53,7 +53,7 @@ char* ConcurrentArena::Allocate(size_t bytes) {
 }
 
 char* ConcurrentArena::AllocateFromCentral(size_t bytes) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (bytes > block_size_ / 4) {
     return NewBlock(bytes);  // large: its own block, the current block stays in use
   }

@@ -15,8 +15,10 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -41,18 +43,18 @@ class ConcurrentArena {
     size_t remaining = 0;
   };
 
-  char* AllocateFromCentral(size_t bytes);  // REQUIRES: bytes is a multiple of 8
-  char* NewBlock(size_t bytes);             // REQUIRES: mu_ held
+  char* AllocateFromCentral(size_t bytes) EXCLUDES(mu_);  // REQUIRES: bytes is a multiple of 8
+  char* NewBlock(size_t bytes) REQUIRES(mu_);
 
   const size_t block_size_;
   const size_t chunk_size_;
   std::unique_ptr<Shard[]> shards_;
   const size_t shard_mask_;
 
-  std::mutex mu_;
-  std::vector<std::unique_ptr<char[]>> blocks_;  // guarded by mu_
-  char* central_ptr_ = nullptr;                  // guarded by mu_
-  size_t central_remaining_ = 0;                 // guarded by mu_
+  Mutex mu_;
+  std::vector<std::unique_ptr<char[]>> blocks_ GUARDED_BY(mu_);
+  char* central_ptr_ GUARDED_BY(mu_) = nullptr;
+  size_t central_remaining_ GUARDED_BY(mu_) = 0;
   std::atomic<size_t> memory_usage_{0};
 };
 

@@ -10,7 +10,6 @@
 
 #include <atomic>
 #include <cassert>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,6 +17,8 @@
 #include <vector>
 
 #include "util/hash.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -66,7 +67,10 @@ class alignas(64) LRUShard {
     }
   }
 
-  void set_capacity(size_t capacity) { capacity_ = capacity; }
+  void set_capacity(size_t capacity) {
+    MutexLock lock(&mu_);
+    capacity_ = capacity;
+  }
 
   Entry* Insert(const Slice& key, uint64_t hash, void* value, size_t charge,
                 Cache::Deleter deleter) {
@@ -75,7 +79,7 @@ class alignas(64) LRUShard {
     raw->refs = 1;
     std::vector<EntryPtr> garbage;  // destroyed after the lock is released
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (capacity_ == 0) {
         // Nothing is cached: the entry lives only as long as the caller's handle.
         detached_.emplace(raw, std::move(entry));
@@ -92,7 +96,7 @@ class alignas(64) LRUShard {
   }
 
   Entry* Lookup(const Slice& key) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto it = table_.find(key.ToStringView());
     if (it == table_.end()) {
       misses_.fetch_add(1, std::memory_order_relaxed);
@@ -108,7 +112,7 @@ class alignas(64) LRUShard {
   void Release(Entry* e) {
     std::vector<EntryPtr> garbage;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       assert(e->refs > 0);
       if (--e->refs > 0) return;
       if (e->in_cache) {
@@ -126,14 +130,14 @@ class alignas(64) LRUShard {
   void Erase(const Slice& key) {
     std::vector<EntryPtr> garbage;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       auto it = table_.find(key.ToStringView());
       if (it != table_.end()) RemoveFromTable(it, &garbage);
     }
   }
 
   size_t TotalCharge() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return usage_;
   }
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
@@ -142,8 +146,8 @@ class alignas(64) LRUShard {
  private:
   using Table = std::unordered_map<std::string_view, EntryPtr>;
 
-  // Takes the entry at `it` out of the cache. REQUIRES: mu_ held.
-  void RemoveFromTable(Table::iterator it, std::vector<EntryPtr>* garbage) {
+  // Takes the entry at `it` out of the cache.
+  void RemoveFromTable(Table::iterator it, std::vector<EntryPtr>* garbage) REQUIRES(mu_) {
     EntryPtr owned = std::move(it->second);
     table_.erase(it);
     Entry* e = owned.get();
@@ -157,8 +161,8 @@ class alignas(64) LRUShard {
     }
   }
 
-  // Evicts unreferenced entries, oldest first, until the charge fits. REQUIRES: mu_ held.
-  void EvictOverflow(std::vector<EntryPtr>* garbage) {
+  // Evicts unreferenced entries, oldest first, until the charge fits.
+  void EvictOverflow(std::vector<EntryPtr>* garbage) REQUIRES(mu_) {
     while (usage_ > capacity_ && lru_.next != &lru_) {
       Entry* oldest = static_cast<Entry*>(lru_.next);
       auto it = table_.find(oldest->key);
@@ -168,7 +172,7 @@ class alignas(64) LRUShard {
   }
 
   // Makes e the most recently used unreferenced entry.
-  void Append(Entry* e) {
+  void Append(Entry* e) REQUIRES(mu_) {
     e->next = &lru_;
     e->prev = lru_.prev;
     e->prev->next = e;
@@ -180,12 +184,14 @@ class alignas(64) LRUShard {
     e->prev = e->next = e;
   }
 
-  mutable std::mutex mu_;
-  size_t capacity_ = 0;
-  size_t usage_ = 0;  // charge of the entries in table_
-  Table table_;       // entries in the cache (owned), keyed by a view of their key
-  LruNode lru_;       // unreferenced entries of table_, oldest at lru_.next
-  std::unordered_map<Entry*, EntryPtr> detached_;  // out of the cache, still referenced
+  // Also guards the entries' refs, in_cache and LRU links (which the analysis cannot see).
+  mutable Mutex mu_;
+  size_t capacity_ GUARDED_BY(mu_) = 0;
+  size_t usage_ GUARDED_BY(mu_) = 0;  // charge of the entries in table_
+  Table table_ GUARDED_BY(mu_);       // entries in the cache (owned), keyed by a view of their key
+  LruNode lru_ GUARDED_BY(mu_);       // unreferenced entries of table_, oldest at lru_.next
+  // Out of the cache, still referenced.
+  std::unordered_map<Entry*, EntryPtr> detached_ GUARDED_BY(mu_);
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};
 };

@@ -16,12 +16,13 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
-#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
 
 #include "sluice/env.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -295,7 +296,7 @@ class PosixEnv final : public Env {
 
   Status LockFile(const std::string& fname, std::unique_ptr<FileLock>* lock) override {
     {
-      std::lock_guard<std::mutex> l(locks_mu_);
+      MutexLock l(&locks_mu_);
       if (!locked_.insert(fname).second) {
         return Status::Busy(fname, "lock already held by this process (is the DB open?)");
       }
@@ -355,12 +356,12 @@ class PosixEnv final : public Env {
 
  private:
   void Unregister(const std::string& fname) {
-    std::lock_guard<std::mutex> l(locks_mu_);
+    MutexLock l(&locks_mu_);
     locked_.erase(fname);
   }
 
-  std::mutex locks_mu_;
-  std::set<std::string> locked_;  // guarded by locks_mu_
+  Mutex locks_mu_;
+  std::set<std::string> locked_ GUARDED_BY(locks_mu_);
 };
 
 }  // namespace

@@ -5,13 +5,13 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "util/cpu.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice::epoch {
 
@@ -31,8 +31,8 @@ struct alignas(64) ThreadRecord {
   std::atomic<uint64_t> local{kIdle};  // announced epoch, or kIdle
   std::atomic<bool> in_use{false};     // claimed by a live thread
   uint32_t nesting = 0;                // only touched by the owning thread
-  std::mutex limbo_mu;
-  std::vector<Retired> limbo;    // guarded by limbo_mu
+  Mutex limbo_mu;
+  std::vector<Retired> limbo GUARDED_BY(limbo_mu);
   ThreadRecord* next = nullptr;  // immutable once published
 };
 
@@ -92,13 +92,13 @@ class Manager {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const uint64_t g = global_.load(std::memory_order_relaxed);
     {
-      std::lock_guard<std::mutex> l(r->limbo_mu);
+      MutexLock l(&r->limbo_mu);
       r->limbo.push_back(Retired{p, deleter, g});
     }
     if (pending_.fetch_add(1, std::memory_order_relaxed) + 1 == kWakeThreshold) {
-      std::lock_guard<std::mutex> l(wake_mu_);
+      MutexLock l(&wake_mu_);
       wake_ = true;
-      wake_cv_.notify_one();
+      wake_cv_.Signal();
     }
   }
 
@@ -132,11 +132,11 @@ class Manager {
   // Runs the callbacks whose epoch is at least two behind G. Serialized by reclaim_mu_, so that
   // DrainAll returns only after callbacks collected by the reclaimer thread have finished.
   void Collect() {
-    std::lock_guard<std::mutex> rl(reclaim_mu_);
+    MutexLock rl(&reclaim_mu_);
     const uint64_t g = global_.load(std::memory_order_seq_cst);
     std::vector<Retired> ready;
     for (ThreadRecord* r = head_.load(std::memory_order_acquire); r != nullptr; r = r->next) {
-      std::lock_guard<std::mutex> l(r->limbo_mu);
+      MutexLock l(&r->limbo_mu);
       auto keep = r->limbo.begin();
       for (auto it = r->limbo.begin(); it != r->limbo.end(); ++it) {
         if (it->epoch + 2 <= g) {
@@ -162,8 +162,9 @@ class Manager {
   void ReclaimerLoop() {
     for (;;) {
       {
-        std::unique_lock<std::mutex> l(wake_mu_);
-        wake_cv_.wait_for(l, std::chrono::milliseconds(20), [this] { return wake_; });
+        MutexLock l(&wake_mu_);
+        wake_cv_.WaitFor(std::chrono::milliseconds(20),
+                         [this]() REQUIRES(wake_mu_) { return wake_; });
         wake_ = false;
       }
       if (pending_.load(std::memory_order_relaxed) == 0) continue;
@@ -175,10 +176,10 @@ class Manager {
   std::atomic<uint64_t> global_{1};
   std::atomic<ThreadRecord*> head_{nullptr};
   std::atomic<uint64_t> pending_{0};
-  std::mutex reclaim_mu_;
-  std::mutex wake_mu_;
-  std::condition_variable wake_cv_;
-  bool wake_ = false;  // guarded by wake_mu_
+  Mutex reclaim_mu_;
+  Mutex wake_mu_;
+  CondVar wake_cv_{&wake_mu_};
+  bool wake_ GUARDED_BY(wake_mu_) = false;
   std::thread reclaimer_;
 };
 

@@ -6,7 +6,7 @@ namespace sluice {
 
 std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
   {
-    std::lock_guard<std::mutex> l(mu_);
+    MutexLock l(&mu_);
     live_[meta.number]++;
   }
   // The deleter keeps the registry alive: metadata may outlive the DB object in odd orders of
@@ -22,7 +22,7 @@ std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
 }
 
 void FileRegistry::Drop(uint64_t number) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   auto it = live_.find(number);
   if (it == live_.end()) return;
   if (--it->second == 0) {
@@ -32,19 +32,19 @@ void FileRegistry::Drop(uint64_t number) {
 }
 
 std::vector<uint64_t> FileRegistry::TakeObsolete() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   std::vector<uint64_t> result;
   result.swap(obsolete_);
   return result;
 }
 
 bool FileRegistry::IsLive(uint64_t number) const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return live_.count(number) > 0;
 }
 
 void FileRegistry::Disable() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   disabled_ = true;
   obsolete_.clear();
 }

@@ -13,11 +13,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
 #include "base/internal_key.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -49,12 +50,12 @@ class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
   void Disable();
 
  private:
-  void Drop(uint64_t number);
+  void Drop(uint64_t number) EXCLUDES(mu_);
 
-  mutable std::mutex mu_;
-  std::unordered_map<uint64_t, int> live_;  // guarded by mu_
-  std::vector<uint64_t> obsolete_;          // guarded by mu_
-  bool disabled_ = false;                   // guarded by mu_
+  mutable Mutex mu_;
+  std::unordered_map<uint64_t, int> live_ GUARDED_BY(mu_);
+  std::vector<uint64_t> obsolete_ GUARDED_BY(mu_);
+  bool disabled_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace sluice

@@ -12,7 +12,9 @@
 // counters is Corruption naming the file.
 //
 // Thread safety: every method except NewFileNumber() and the const getters requires the DB
-// mutex; NewFileNumber() may be called from any thread.
+// mutex; NewFileNumber() may be called from any thread. This layer cannot name the DB mutex:
+// DBImpl declares its VersionSet PT_GUARDED_BY(mutex_), so the analysis checks every use
+// (the getters included) and DBImpl::NewFileNumber() is the one exempted call.
 
 #ifndef SLUICE_VERSION_VERSION_SET_H_
 #define SLUICE_VERSION_VERSION_SET_H_

@@ -25,7 +25,7 @@ Writer::~Writer() {
 
 Status Writer::Reserve(size_t payload_size, const std::function<void()>& on_reserve,
                        Reservation* r) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (!error_.ok()) return error_;
   if (sealed_ || closed_) return Status::Busy(fname_, "log is sealed");
   r->start = reserved_;
@@ -62,7 +62,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
   EncodePhysical(r.start, payload, &bytes);
   if (bytes.capacity() > (4u << 20) && bytes.size() < (64u << 10)) bytes.shrink_to_fit();
 
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   filled_.push_back(FilledRange{r.start, Filled{r.end, &bytes}});
   if (sync && r.end > sync_wanted_) sync_wanted_ = r.end;
   ChangedLocked();
@@ -75,7 +75,7 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     }
     if (written_ >= r.end && (!sync || synced_ >= r.end)) return Status::OK();
     if (io_busy_) {
-      WaitForChange(&l);
+      WaitForChange();
       continue;
     }
     // Take the I/O role: collect every contiguous filled range starting at written_.
@@ -92,13 +92,13 @@ Status Writer::Commit(const Reservation& r, const Slice& payload, bool sync) {
     chunks.swap(chunks_);  // ours while we do the I/O outside the lock
     const bool do_sync = sync_wanted_ > synced_ && end > synced_;
     if (chunks.empty() && !do_sync) {
-      WaitForChange(&l);  // our predecessors have not filled yet; their Commit will wake us
+      WaitForChange();  // our predecessors have not filled yet; their Commit will wake us
       continue;
     }
     io_busy_ = true;
-    l.unlock();
+    l.Unlock();
     Status s = WriteChunks(chunks, do_sync);
-    l.lock();
+    l.Lock();
     io_busy_ = false;
     chunks.clear();
     chunks_.swap(chunks);  // give the capacity back for the next round
@@ -145,23 +145,23 @@ std::string Writer::KillPointName(std::string_view event) const {
 void Writer::ChangedLocked() {
   // release: a spinning waiter that sees the new count and then takes mu_ sees the change.
   changes_.fetch_add(1, std::memory_order_release);
-  if (sleepers_ > 0) cv_.notify_all();
+  if (sleepers_ > 0) cv_.SignalAll();
 }
 
-void Writer::WaitForChange(std::unique_lock<std::mutex>* l) {
+void Writer::WaitForChange() {
   // Another writer's I/O round usually takes a few microseconds, about what sleeping and waking
   // would cost: spin a little (without the lock) before sleeping on the condition variable.
   const uint64_t seen = changes_.load(std::memory_order_relaxed);
-  l->unlock();
+  mu_.Unlock();
   for (SpinBackoff backoff(/*spin_rounds=*/300); backoff.rounds() < 400; backoff.Pause()) {
     if (changes_.load(std::memory_order_acquire) != seen) {
-      l->lock();
+      mu_.Lock();
       return;
     }
   }
-  l->lock();
+  mu_.Lock();
   sleepers_++;
-  cv_.wait(*l, [&] { return changes_.load(std::memory_order_relaxed) != seen; });
+  while (changes_.load(std::memory_order_relaxed) == seen) cv_.Wait();
   sleepers_--;
 }
 
@@ -173,17 +173,17 @@ Status Writer::AddRecord(const Slice& payload, bool sync) {
 }
 
 Status Writer::Sync() {
-  std::unique_lock<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   // Wait for in-flight I/O, then sync under the I/O role so no append runs concurrently.
-  while (io_busy_) WaitForChange(&l);
+  while (io_busy_) WaitForChange();
   if (!error_.ok()) return error_;
   if (synced_ >= written_) return Status::OK();
   if (closed_) return Status::IOError(fname_, "log closed with unsynced data");
   io_busy_ = true;
   const uint64_t target = written_;
-  l.unlock();
+  l.Unlock();
   Status s = file_->Sync();
-  l.lock();
+  l.Lock();
   io_busy_ = false;
   if (s.ok()) {
     if (target > synced_) synced_ = target;
@@ -195,18 +195,18 @@ Status Writer::Sync() {
 }
 
 void Writer::Seal() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   sealed_ = true;
 }
 
 bool Writer::sealed() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return sealed_;
 }
 
 Status Writer::Close() {
-  std::unique_lock<std::mutex> l(mu_);
-  while (io_busy_) WaitForChange(&l);
+  MutexLock l(&mu_);
+  while (io_busy_) WaitForChange();
   if (closed_) return error_;
   closed_ = true;
   sealed_ = true;
@@ -216,7 +216,7 @@ Status Writer::Close() {
 }
 
 uint64_t Writer::ReservedSize() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return reserved_;
 }
 

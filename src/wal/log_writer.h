@@ -23,11 +23,9 @@
 #define SLUICE_WAL_LOG_WRITER_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +33,8 @@
 #include "sluice/env.h"
 #include "sluice/slice.h"
 #include "sluice/status.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice::log {
 
@@ -89,34 +89,34 @@ class Writer {
     const std::string* bytes;  // owned by the committing writer, which waits until written
   };
 
-  // Records a change of the state below and wakes sleepers. REQUIRES: mu_ held.
-  void ChangedLocked();
-  // Waits (spinning, then sleeping) until ChangedLocked is called. REQUIRES: *l holds mu_.
-  void WaitForChange(std::unique_lock<std::mutex>* l);
+  // Records a change of the state below and wakes sleepers.
+  void ChangedLocked() REQUIRES(mu_);
+  // Waits (spinning without mu_, then sleeping) until ChangedLocked is called.
+  void WaitForChange() REQUIRES(mu_);
 
   const std::string fname_;
   std::unique_ptr<WritableFile> file_;
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
+  mutable Mutex mu_;
+  CondVar cv_{&mu_};
   std::atomic<uint64_t> changes_{0};  // bumped under mu_ whenever the state below changes
-  int sleepers_ = 0;                  // guarded by mu_: waiters blocked on cv_
-  uint64_t reserved_;                 // guarded by mu_: end of the last reservation
-  uint64_t written_;                  // guarded by mu_: bytes handed to the OS
-  uint64_t synced_;                   // guarded by mu_: bytes made durable
-  uint64_t sync_wanted_ = 0;          // guarded by mu_: largest end a sync=true committer waits for
-  bool io_busy_ = false;              // guarded by mu_: a writer is doing I/O outside the lock
-  bool sealed_ = false;               // guarded by mu_
-  bool closed_ = false;               // guarded by mu_
-  Status error_;                      // guarded by mu_
-  // Guarded by mu_: committed, not yet written. Few entries (at most one per writer in
-  // flight), so a vector searched linearly beats a map and does not allocate per record.
+  int sleepers_ GUARDED_BY(mu_) = 0;  // waiters blocked on cv_
+  uint64_t reserved_ GUARDED_BY(mu_);         // end of the last reservation
+  uint64_t written_ GUARDED_BY(mu_);          // bytes handed to the OS
+  uint64_t synced_ GUARDED_BY(mu_);           // bytes made durable
+  uint64_t sync_wanted_ GUARDED_BY(mu_) = 0;  // largest end a sync=true committer waits for
+  bool io_busy_ GUARDED_BY(mu_) = false;      // a writer is doing I/O outside the lock
+  bool sealed_ GUARDED_BY(mu_) = false;
+  bool closed_ GUARDED_BY(mu_) = false;
+  Status error_ GUARDED_BY(mu_);
+  // Committed, not yet written. Few entries (at most one per writer in flight), so a vector
+  // searched linearly beats a map and does not allocate per record.
   struct FilledRange {
     uint64_t start;
     Filled filled;
   };
-  std::vector<FilledRange> filled_;
-  std::vector<const std::string*> chunks_;  // guarded by mu_: spare capacity for I/O rounds
+  std::vector<FilledRange> filled_ GUARDED_BY(mu_);
+  std::vector<const std::string*> chunks_ GUARDED_BY(mu_);  // spare capacity for I/O rounds
 };
 
 }  // namespace sluice::log

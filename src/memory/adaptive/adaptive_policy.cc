@@ -93,7 +93,7 @@ std::string DescribeChoice(uint64_t component, const MixSnapshot& mix, const Cos
 }
 
 std::string AdaptivePolicy::ChooseNext(std::shared_ptr<OperationMix>* mix) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   components_++;
   std::string name = kAdaptiveInitial;
   std::string line;
@@ -124,7 +124,7 @@ std::string AdaptivePolicy::ChooseNext(std::shared_ptr<OperationMix>* mix) {
 }
 
 std::string AdaptivePolicy::ChoicesString() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   std::string r;
   for (const std::string& line : history_) r += line + "\n";
   return r;

@@ -27,10 +27,11 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "memory/adaptive/operation_mix.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -101,11 +102,11 @@ class AdaptivePolicy {
  private:
   const size_t prefix_length_;
   const size_t bucket_count_;
-  mutable std::mutex mu_;
-  std::shared_ptr<OperationMix> current_;       // guarded by mu_
-  uint64_t components_ = 0;                     // guarded by mu_
-  std::string last_choice_ = kAdaptiveInitial;  // guarded by mu_
-  std::deque<std::string> history_;             // guarded by mu_
+  mutable Mutex mu_;
+  std::shared_ptr<OperationMix> current_ GUARDED_BY(mu_);
+  uint64_t components_ GUARDED_BY(mu_) = 0;
+  std::string last_choice_ GUARDED_BY(mu_) = kAdaptiveInitial;
+  std::deque<std::string> history_ GUARDED_BY(mu_);
 };
 
 // The counts of `mix` scaled by `factor` (what a component observed when `1 / factor` full,

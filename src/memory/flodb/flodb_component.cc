@@ -79,9 +79,9 @@ FloDBComponent::~FloDBComponent() {
 
 void FloDBComponent::StopDrainers() {
   {
-    std::lock_guard<std::mutex> l(drain_mu_);
+    MutexLock l(&drain_mu_);
     stop_drainers_.store(true);
-    drain_cv_.notify_all();
+    drain_cv_.SignalAll();
   }
   for (auto& t : drainers_) t.join();
   drainers_.clear();
@@ -230,9 +230,9 @@ void FloDBComponent::DrainLoop() {
       }
     }
     if (moved == 0) {
-      std::unique_lock<std::mutex> lock(drain_mu_);
-      drain_cv_.wait_for(lock, std::chrono::microseconds(idle_micros),
-                         [this] { return stop_drainers_.load(); });
+      MutexLock lock(&drain_mu_);
+      drain_cv_.WaitFor(std::chrono::microseconds(idle_micros),
+                        [this] { return stop_drainers_.load(); });
       idle_micros = std::min(idle_micros * 2, 5000);
     } else {
       idle_micros = 100;
@@ -253,7 +253,7 @@ SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggyback
   *piggybacked = false;
   if (mbf_ == nullptr) return context_.last_sequence();
   const uint64_t started_before = masters_started_.load(std::memory_order_acquire);
-  std::lock_guard<std::mutex> lock(scan_mu_);
+  MutexLock lock(&scan_mu_);
   if (immutable_.load(std::memory_order_acquire)) return context_.last_sequence();  // drained
   if (allow_piggyback && masters_done_.load(std::memory_order_acquire) > started_before) {
     // A master that started after this call finished while we waited: share its sequence.
@@ -279,7 +279,7 @@ SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggyback
 
 void FloDBComponent::MarkImmutable() {
   StopDrainers();
-  std::lock_guard<std::mutex> lock(scan_mu_);
+  MutexLock lock(&scan_mu_);
   // Every add goes below from now on; everything in the Membuffer is drained.
   if (mbf_ != nullptr) {
     DrainUpTo(kMaxSequenceNumber);

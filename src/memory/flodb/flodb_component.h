@@ -24,9 +24,7 @@
 #define SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -34,6 +32,8 @@
 #include "memory/flodb/membuffer.h"
 #include "memory/flodb/sorted_level.h"
 #include "memory/memory_component.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace sluice {
 
@@ -111,8 +111,7 @@ class FloDBComponent final : public MemoryComponent {
   uint64_t LevelCountSum() const;
   // Raises the floor to max_seq, waits for writers that may have read the old one, drains
   // every entry <= max_seq, then waits for drain batches that started before.
-  // REQUIRES: scan_mu_ held.
-  void DrainUpTo(SequenceNumber max_seq);
+  void DrainUpTo(SequenceNumber max_seq) REQUIRES(scan_mu_);
   void DrainLoop();
   void StopDrainers();
 
@@ -130,14 +129,14 @@ class FloDBComponent final : public MemoryComponent {
   std::atomic<uint64_t> moves_finished_{0};
   std::atomic<bool> immutable_{false};
 
-  std::mutex scan_mu_;                        // one master scan at a time
+  Mutex scan_mu_;                             // one master scan at a time
   std::atomic<uint64_t> masters_started_{0};  // written under scan_mu_
   std::atomic<uint64_t> masters_done_{0};
   std::atomic<SequenceNumber> master_sequence_{0};
 
   std::vector<std::thread> drainers_;
-  std::mutex drain_mu_;
-  std::condition_variable drain_cv_;
+  Mutex drain_mu_;
+  CondVar drain_cv_{&drain_mu_};
   std::atomic<bool> stop_drainers_{false};
 };
 
