@@ -21,6 +21,7 @@
 #define SLUICE_DB_DB_IMPL_H_
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -131,6 +132,11 @@ class DBImpl final : public DB {
   // from ReserveOnCurrent, its section still held.
   Status CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w);
   Status WaitForRoom(bool* delayed);
+  // The stall policy's wait: waits on bg_cv_ while stalled() holds, counting the stall in
+  // *stalls and *micros. OK once it ends; the background error if there is one; IOError if the
+  // DB is closing, unless closing_ok.
+  Status WaitWhileStalled(const std::function<bool()>& stalled, std::atomic<uint64_t>* stalls,
+                          std::atomic<uint64_t>* micros, bool closing_ok) REQUIRES(mutex_);
   // True if the mutable component must be switched out before the next write: it reached
   // write_buffer_size or asks to leave early, and it holds something.
   bool IsFull(const MemoryComponent& component) const;

@@ -75,6 +75,23 @@ Status DBImpl::BackgroundError() {
   return bg_error_;
 }
 
+Status DBImpl::WaitWhileStalled(const std::function<bool()>& stalled, std::atomic<uint64_t>* stalls,
+                                std::atomic<uint64_t>* micros, bool closing_ok) {
+  mutex_.AssertHeld();
+  const uint64_t start = env_->NowMicros();
+  while (stalled() && bg_error_.ok() && !shutting_down_.load()) {
+    bg_cv_.SignalAll();  // make sure the background threads consider the work that ends it
+    bg_cv_.Wait();
+  }
+  DBStats::Add(stalls, 1);
+  DBStats::Add(micros, env_->NowMicros() - start);
+  if (!bg_error_.ok()) return bg_error_;
+  if (shutting_down_.load() && !closing_ok) {
+    return Status::IOError(dbname_, "database is closing");
+  }
+  return Status::OK();
+}
+
 Status DBImpl::WaitForRoom(bool* delayed) {
   Status s = BackgroundError();
   if (!s.ok()) return s;
@@ -84,17 +101,12 @@ Status DBImpl::WaitForRoom(bool* delayed) {
     l0_files = super_version_.load(std::memory_order_acquire)->version->NumFiles(0);
   }
   if (l0_files >= options_.level0_stop_writes_trigger) {
-    const uint64_t start = env_->NowMicros();
     MutexLock l(&mutex_);
-    while (CurrentSuperVersion()->version->NumFiles(0) >= options_.level0_stop_writes_trigger &&
-           bg_error_.ok() && !shutting_down_.load()) {
-      bg_cv_.SignalAll();  // make sure compaction is considered
-      bg_cv_.Wait();
-    }
-    DBStats::Add(&stats_.stop_writes, 1);
-    DBStats::Add(&stats_.stop_micros, env_->NowMicros() - start);
-    if (!bg_error_.ok()) return bg_error_;
-    if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
+    return WaitWhileStalled(
+        [this]() REQUIRES(mutex_) {
+          return CurrentSuperVersion()->version->NumFiles(0) >= options_.level0_stop_writes_trigger;
+        },
+        &stats_.stop_writes, &stats_.stop_micros, /*closing_ok=*/false);
   } else if (l0_files >= options_.level0_slowdown_writes_trigger && !*delayed) {
     *delayed = true;
     env_->SleepForMicroseconds(1000);
@@ -281,18 +293,14 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
     const MemoryComponent& current = *sv->mem->component;
     if (!(force ? current.HasEntries() : IsFull(current))) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
-    if (static_cast<int>(sv->imms.size()) + 1 >= options_.max_write_buffer_number) {
-      const uint64_t start = env_->NowMicros();
-      while (static_cast<int>(CurrentSuperVersion()->imms.size()) + 1 >=
-                 options_.max_write_buffer_number &&
-             bg_error_.ok() && !shutting_down_.load()) {
-        bg_cv_.SignalAll();
-        bg_cv_.Wait();
-      }
-      DBStats::Add(&stats_.memtable_waits, 1);
-      DBStats::Add(&stats_.memtable_wait_micros, env_->NowMicros() - start);
-      if (!bg_error_.ok()) return bg_error_;
-      if (shutting_down_.load() && !force) return Status::IOError(dbname_, "database is closing");
+    auto too_many = [this]() REQUIRES(mutex_) {
+      return static_cast<int>(CurrentSuperVersion()->imms.size()) + 1 >=
+             options_.max_write_buffer_number;
+    };
+    if (too_many()) {
+      Status s = WaitWhileStalled(too_many, &stats_.memtable_waits, &stats_.memtable_wait_micros,
+                                  /*closing_ok=*/force);
+      if (!s.ok()) return s;
     }
     old = CurrentSuperVersion()->mem;
   }
