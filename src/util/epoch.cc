@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "util/cpu.h"
+#include "util/sync_point.h"
 
 namespace sluice::epoch {
 
@@ -206,6 +207,7 @@ void Retire(void* p, void (*deleter)(void*)) { TheManager().Retire(MyRecord(), p
 
 void Synchronize() {
   assert(MyRecord()->nesting == 0);
+  TEST_SYNC_POINT("epoch::Synchronize:Begin");
   TheManager().Synchronize();
 }
 
