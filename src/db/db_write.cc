@@ -29,6 +29,7 @@
 #include "db/write_batch_internal.h"
 #include "util/epoch.h"
 #include "util/logging.h"
+#include "util/sync_point.h"
 
 namespace sluice {
 
@@ -242,6 +243,7 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
     }
     DBStats::Add(&stats_.wal_bytes_written, w->reservation.end - w->reservation.start);
   }
+  TEST_SYNC_POINT("DBImpl::CompleteWrite:BeforeInsert");  // logged, in Active, not inserted
   // Batches with smaller sequence numbers take effect first (SequenceOracle::WaitForBatchesBelow).
   if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
   Status s = WriteBatchInternal::InsertInto(batch, mem->component.get());

@@ -6,6 +6,7 @@
 
 #include "util/hash.h"
 #include "util/spin_wait.h"
+#include "util/sync_point.h"
 
 namespace sluice {
 
@@ -131,6 +132,7 @@ void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
   // mutex serialises, and an older log was sealed under its mutex before a newer one took any
   // reservation (db/db_write.cc). So, unlike a snapshot, the fence needs no snapTime
   // handshake: scanning the slots finds every write with a smaller sequence number still in flight.
+  TEST_SYNC_POINT("SequenceOracle::FenceBelow:Begin");
   WaitForSlots([&](const Slot& s, uint64_t v) {
     if ((v & kSeqMask) >= ts) return false;
     // The tag read after v belongs to v's write unless the slot changed meanwhile: then that

@@ -11,6 +11,7 @@
 
 #include "util/cpu.h"
 #include "util/mutex.h"
+#include "util/sync_point.h"
 #include "util/thread_annotations.h"
 
 namespace sluice::epoch {
@@ -207,6 +208,7 @@ void Retire(void* p, void (*deleter)(void*)) { TheManager().Retire(MyRecord(), p
 
 void Synchronize() {
   assert(MyRecord()->nesting == 0);
+  TEST_SYNC_POINT("epoch::Synchronize:Begin");
   TheManager().Synchronize();
 }
 

@@ -11,6 +11,7 @@
 #include "util/cpu.h"
 #include "util/epoch.h"
 #include "util/spin_wait.h"
+#include "util/sync_point.h"
 
 namespace sluice {
 
@@ -43,6 +44,7 @@ void FloDBComponent::PhasedCount::FlipAndWait() {
   const int old = phase_.load(std::memory_order_relaxed);
   // seq_cst: ordered after everything the flipper published before (e.g. a raised floor).
   phase_.store(1 - old, std::memory_order_seq_cst);
+  TEST_SYNC_POINT_CALLBACK("FloDBComponent::PhasedCount::FlipAndWait:Flipped", this);
   SpinWait([&] { return Zero(old); });  // as long as an add or a drain batch
 }
 
@@ -150,6 +152,7 @@ size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, Sequence
   entries.clear();
   const int phase = drain_batches_.Enter();
   mbf_->CollectChunk(partition, max_entries, &entries, max_seq);
+  TEST_SYNC_POINT_CALLBACK("FloDBComponent::DrainChunk:Collected", &entries);
   const size_t moved = MoveToMemtable(&entries);
   drain_batches_.Exit(phase);
   return moved;
