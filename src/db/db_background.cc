@@ -132,7 +132,7 @@ Status DBImpl::FlushOldestImmutable() {
 }
 
 Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
-  assert(c != nullptr && compactions_running_ > 0);
+  assert(c != nullptr && compactions_running_ + manual_compactions_ > 0);  // counted by the caller
   assert(!c->inputs(0).empty());
   const uint64_t start = env_->NowMicros();
   LevelCompactionStats& level_stats = stats_.levels[static_cast<size_t>(c->level())];
