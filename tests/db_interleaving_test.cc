@@ -29,6 +29,7 @@
 #include "memory/flodb/membuffer.h"
 #include "support/db_test_util.h"
 #include "support/sync_point_scope.h"
+#include "support/test_util.h"
 
 namespace sluice::test {
 namespace {
@@ -90,7 +91,7 @@ class DBInterleavingTest : public DBTestBase, public ::testing::Test {
 TEST_F(DBInterleavingTest, PutHeldBeforeInsertIsFencedByReadModifyWrite) {
   SKIP_WITHOUT_SYNC_POINTS();
   Open();
-  ASSERT_TRUE(Put("k", "a").ok());
+  ASSERT_OK(Put("k", "a"));
   SyncPointScope sync;
   Events ev;
   sync->SetCallBack("DBImpl::CompleteWrite:BeforeInsert", [&](void*) {
@@ -116,8 +117,8 @@ TEST_F(DBInterleavingTest, PutHeldBeforeInsertIsFencedByReadModifyWrite) {
       &result);
   ev.Set("rmw returned");
   put.join();
-  ASSERT_TRUE(put_status.ok()) << put_status.ToString();
-  ASSERT_TRUE(rmw_status.ok()) << rmw_status.ToString();
+  ASSERT_OK(put_status);
+  ASSERT_OK(rmw_status);
   EXPECT_FALSE(ev.IsSet("put gave up"));
   EXPECT_TRUE(ev.IsSet("rmw at fence")) << "the RMW never waited at its fence";
 
@@ -217,7 +218,7 @@ TEST(FloDBInterleavingTest, ScanWaitsForADrainBatchInFlight) {
 TEST_F(DBInterleavingTest, FlushWaitsForAWriterReservedOnTheSwitchedComponent) {
   SKIP_WITHOUT_SYNC_POINTS();
   Open();
-  ASSERT_TRUE(Put("before", "x").ok());  // a component with entries is switched by Flush()
+  ASSERT_OK(Put("before", "x"));  // a component with entries is switched by Flush()
   SyncPointScope sync;
   Events ev;
   sync->SetCallBack("DBImpl::CompleteWrite:BeforeInsert", [&](void*) {
@@ -241,8 +242,8 @@ TEST_F(DBInterleavingTest, FlushWaitsForAWriterReservedOnTheSwitchedComponent) {
   const Status flush_status = db()->Flush();
   ev.Set("flush returned");
   writer.join();
-  ASSERT_TRUE(flush_status.ok()) << flush_status.ToString();
-  ASSERT_TRUE(write_status.ok()) << write_status.ToString();
+  ASSERT_OK(flush_status);
+  ASSERT_OK(write_status);
   EXPECT_FALSE(ev.IsSet("write gave up"));
   EXPECT_TRUE(ev.IsSet("flush in grace period")) << "the flush never waited for writers";
   EXPECT_GE(NumFilesAtLevel(0), 1);

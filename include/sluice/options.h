@@ -97,10 +97,6 @@ struct Options {
   int membuffer_bucket_slots = 6;
   // Background threads draining the Membuffer into the Memtable.
   int flodb_drain_threads = 1;
-  // false: no Membuffer (every write goes to the Memtable), for comparison.
-  bool flodb_use_membuffer = true;
-  // false: drain with one insert per entry instead of FloDB's multi-insert, for comparison.
-  bool flodb_multi_insert = true;
   // A bounded scan (DB::Scan) that finds a newer version in its range restarts; after this many
   // restarts it falls back to a scan that cannot be invalidated.
   int flodb_scan_max_restarts = 3;

@@ -34,8 +34,7 @@
 #include "db/snapshot_list.h"
 #include "db/super_version.h"
 #include "db/write_stamps.h"
-#include "memory/adaptive/adaptive_policy.h"
-#include "memory/flodb/flodb_stats.h"
+#include "memory/memory_component_factory.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
 #include "table/table_cache.h"
@@ -49,7 +48,10 @@ namespace sluice {
 
 class DBImpl final : public DB {
  public:
-  DBImpl(const Options& sanitized_options, std::string dbname);
+  // component_factory: creates the memory components (null: Open creates the factory of the
+  // family options.memtable names).
+  DBImpl(const Options& sanitized_options, std::string dbname,
+         std::unique_ptr<MemoryComponentFactory> component_factory);
   ~DBImpl() override;
 
   Status Put(const WriteOptions& options, const Slice& key, const Slice& value) override;
@@ -85,6 +87,14 @@ class DBImpl final : public DB {
 
   // Checks options and fills defaults; InvalidArgument naming the option if out of range.
   static Status SanitizeOptions(const Options& in, Options* out);
+
+  // DB::Open with every memory component created by `component_factory` instead of the family
+  // options.memtable names (null: that family). For sluice's own tools and tests (sluice_bench
+  // passes FloDB's factory with its benchmark-only switches); the factory type is internal, so
+  // this is no public API. Build the factory from the same options.
+  static Status OpenWithComponentFactory(const Options& options, const std::string& path,
+                                         std::unique_ptr<MemoryComponentFactory> component_factory,
+                                         std::unique_ptr<DB>* db);
 
  private:
   // --- db_open.cc ---
@@ -165,7 +175,7 @@ class DBImpl final : public DB {
   // sequence number of a version passed over because its multi-update batch is in flight.
   Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
                              std::string* value, SequenceNumber* skipped_batch);
-  // The context memory components are created with (keeper, sequence counter, shared stats).
+  // The context memory components are created with (keeper, sequence counter).
   MemoryComponentContext ComponentContext();
   // Prepares every memory component of sv for a scan and returns the sequence number that
   // includes every write completed before the call (all writes at or below it are done).
@@ -216,10 +226,9 @@ class DBImpl final : public DB {
   SequenceOracle oracle_;
   WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
-  // Counters of the FloDB components (shared by all of them; null for other components).
-  std::shared_ptr<FloDBStats> flodb_stats_;
-  // Chooses the representation of each "adaptive" memory component (null for the others).
-  std::shared_ptr<AdaptivePolicy> adaptive_policy_;
+  // Creates every memory component of this DB and holds what its components share (set by
+  // Open, then never changed; serves the family's own properties and scan counters).
+  std::unique_ptr<MemoryComponentFactory> component_factory_;
   DBStats stats_;
 
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.

@@ -103,12 +103,19 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
 }
 
 Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
+  return DBImpl::OpenWithComponentFactory(options, path, nullptr, db);
+}
+
+Status DBImpl::OpenWithComponentFactory(const Options& options, const std::string& path,
+                                        std::unique_ptr<MemoryComponentFactory> component_factory,
+                                        std::unique_ptr<DB>* db) {
   db->reset();
   if (path.empty()) return Status::InvalidArgument("database path is empty");
   Options sanitized;
   Status s = DBImpl::SanitizeOptions(options, &sanitized);
   if (!s.ok()) return s;
-  auto impl = std::make_unique<DBImpl>(sanitized, NormalizePath(path));
+  auto impl =
+      std::make_unique<DBImpl>(sanitized, NormalizePath(path), std::move(component_factory));
   s = impl->Open();
   if (!s.ok()) {
     impl->Close();
@@ -118,20 +125,17 @@ Status DB::Open(const Options& options, const std::string& path, std::unique_ptr
   return Status::OK();
 }
 
-DBImpl::DBImpl(const Options& sanitized_options, std::string dbname)
+DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
+               std::unique_ptr<MemoryComponentFactory> component_factory)
     : dbname_(std::move(dbname)),
       options_(sanitized_options),
       env_(sanitized_options.env),
       info_log_(sanitized_options.info_log),
-      file_registry_(std::make_shared<FileRegistry>()) {
+      file_registry_(std::make_shared<FileRegistry>()),
+      component_factory_(std::move(component_factory)) {
   if (options_.block_cache_size > 0) block_cache_ = NewLRUCache(options_.block_cache_size);
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
-  if (options_.memtable == "flodb") flodb_stats_ = std::make_shared<FloDBStats>();
-  if (options_.memtable == "adaptive") {
-    adaptive_policy_ =
-        std::make_shared<AdaptivePolicy>(options_.prefix_length, BucketCountFor(options_));
-  }
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
   stats_.levels.resize(static_cast<size_t>(options_.num_levels));
 }
@@ -140,6 +144,10 @@ DBImpl::~DBImpl() { Close(); }
 
 Status DBImpl::Open() {
   Status s;
+  if (component_factory_ == nullptr) {
+    s = NewMemoryComponentFactory(options_, &component_factory_);
+    if (!s.ok()) return s;
+  }
   if (!env_->FileExists(dbname_)) {
     if (!options_.create_if_missing) {
       return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
@@ -382,10 +390,8 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
     }
     last_in_file = std::max(last_in_file, seq);
     if (*mem == nullptr) {
-      // Replayed writes are no workload to adapt to: the adaptive policy does not see them.
-      MemoryComponentContext context = ComponentContext();
-      context.adaptive_policy = nullptr;
-      s = NewMemoryComponent(options_, context, mem);
+      // Replayed writes are no workload to adapt to (an adaptive family does not see them).
+      s = component_factory_->NewUnobservedComponent(ComponentContext(), mem);
       if (!s.ok()) return s;
     }
     s = WriteBatchInternal::InsertInto(&batch, mem->get());
@@ -444,7 +450,7 @@ uint64_t DBImpl::NewFileNumber() { return versions_->NewFileNumber(); }
 
 Status DBImpl::NewLoggedComponent(std::shared_ptr<LoggedComponent>* result) {
   std::unique_ptr<MemoryComponent> rep;
-  Status s = NewMemoryComponent(options_, ComponentContext(), &rep);
+  Status s = component_factory_->NewComponent(ComponentContext(), &rep);
   if (!s.ok()) return s;
   const uint64_t number = NewFileNumber();
   const std::string fname = LogFileName(dbname_, number);

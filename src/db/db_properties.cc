@@ -52,16 +52,8 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = versions_->current()->DebugString();
     return true;
   }
-  if (name == Slice("flodb-stats")) {
-    if (flodb_stats_ == nullptr) return false;
-    *value = flodb_stats_->ToString();
-    return true;
-  }
-  if (name == Slice("memtable-choices")) {
-    if (adaptive_policy_ == nullptr) return false;
-    *value = adaptive_policy_->ChoicesString();
-    return true;
-  }
+  // The memory component family's own: "sluice.flodb-stats", "sluice.memtable-choices".
+  if (component_factory_->GetProperty(property, value)) return true;
   if (name == Slice("io-counters")) {
     *value = IoCountersString();
     return true;

@@ -174,8 +174,6 @@ MemoryComponentContext DBImpl::ComponentContext() {
   MemoryComponentContext c;
   c.keeper = &snapshots_;
   c.last_sequence = [this] { return oracle_.LastSequence(); };
-  c.flodb_stats = flodb_stats_;
-  c.adaptive_policy = adaptive_policy_;
   return c;
 }
 
@@ -299,14 +297,14 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
   if (!in_place || options.snapshot != nullptr) {
     return ScanWithIterator(options, start, end, cap, result);
   }
-  if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scans);
+  component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kStarted);
   // FloDB's scan (Algorithm 3): drain, take the sequence number, read; restart if a version
   // newer than it shows up in the range read (an in-place update may have replaced one the
   // scan needs); after too many restarts, fall back to a registered scan, which cannot be
   // invalidated.
   for (int restarts = 0;; restarts++) {
     if (restarts > options_.flodb_scan_max_restarts) {
-      if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scan_fallbacks);
+      component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kFellBack);
       result->resize(base);
       return ScanWithIterator(options, start, end, cap, result);
     }
@@ -338,7 +336,7 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
                              (exhausted ? (end.empty() || Slice(newer_key).compare(end) < 0)
                                         : Slice(newer_key).compare(result->back().first) <= 0);
     if (!invalidated) return Status::OK();
-    if (flodb_stats_ != nullptr) FloDBStats::Add(&flodb_stats_->scan_restarts);
+    component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kRestarted);
     result->resize(base);
   }
 }

@@ -18,6 +18,7 @@
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
 #include "memory/memory_component.h"
+#include "memory/memory_component_factory.h"
 #include "table/table.h"
 #include "util/logging.h"
 #include "version/version_edit.h"
@@ -97,16 +98,20 @@ class Repairer {
   };
 
   Status ConvertLogs() {
+    if (logs_.empty()) return Status::OK();
+    std::unique_ptr<MemoryComponentFactory> factory;
+    Status s = NewMemoryComponentFactory(options_, &factory);
+    if (!s.ok()) return s;
     for (uint64_t number : logs_) {
       const std::string fname = LogFileName(dbname_, number);
       std::unique_ptr<SequentialFile> file;
-      Status s = env_->NewSequentialFile(fname, &file);
+      s = env_->NewSequentialFile(fname, &file);
       if (!s.ok()) return s;
       Problems problems;
       problems.log = log_.get();
       log::Reader reader(std::move(file), fname, &problems);
       std::unique_ptr<MemoryComponent> mem;
-      s = NewMemoryComponent(options_, &mem);
+      s = factory->NewUnobservedComponent(MemoryComponentContext(), &mem);
       if (!s.ok()) return s;
       Slice record;
       std::string scratch;

@@ -1,20 +1,18 @@
-// memory/factory.cc — creates a memory component from its name (Options::memtable). Every
-// component is registered here, once.
+// memory/factory.cc — the registry of memory component families: Options::memtable's name ->
+// the family's factory (memory_component_factory.h), built with the family's options from the
+// public Options. Every family is registered here, once.
 
 #include <algorithm>
-#include <cassert>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "memory/adaptive/adaptive_component.h"
-#include "memory/adaptive/adaptive_policy.h"
+#include "memory/adaptive/adaptive_factory.h"
 #include "memory/encoded_entry.h"
-#include "memory/flodb/flodb_component.h"
-#include "memory/hash_rep.h"
+#include "memory/flodb/flodb_factory.h"
 #include "memory/memory_component.h"
-#include "memory/skiplist_rep.h"
-#include "memory/vector_rep.h"
+#include "memory/memory_component_factory.h"
+#include "memory/simple_component_factory.h"
 
 namespace sluice {
 
@@ -22,64 +20,32 @@ namespace {
 
 struct Registration {
   const char* name;
-  std::function<std::unique_ptr<MemoryComponent>(const Options&, const MemoryComponentContext&)>
-      make;
+  std::function<std::unique_ptr<MemoryComponentFactory>(const Options&)> make;
 };
 
+std::function<std::unique_ptr<MemoryComponentFactory>(const Options&)> Simple(
+    SimpleComponentFactory::Kind kind) {
+  return [kind](const Options& o) {
+    return std::make_unique<SimpleComponentFactory>(kind, SimpleComponentOptionsFrom(o));
+  };
+}
+
 const std::vector<Registration>& Registry() {
+  using Kind = SimpleComponentFactory::Kind;
   static const std::vector<Registration>* registry = new std::vector<Registration>{
       {"adaptive",
-       [](const Options& o, const MemoryComponentContext& c) -> std::unique_ptr<MemoryComponent> {
-         std::shared_ptr<OperationMix> mix;
-         Options chosen = o;
-         if (c.adaptive_policy != nullptr) {
-           chosen.memtable = c.adaptive_policy->ChooseNext(&mix);
-         } else {
-           chosen.memtable = kAdaptiveInitial;
-           mix = std::make_shared<OperationMix>(o.prefix_length);
-         }
-         std::unique_ptr<MemoryComponent> rep;
-         // The policy names only registered components other than "adaptive".
-         Status s = NewMemoryComponent(chosen, c, &rep);
-         assert(s.ok());
-         (void)s;
-         return std::make_unique<AdaptiveComponent>(std::move(rep), std::move(mix),
-                                                    o.write_buffer_size, BucketCountFor(o));
+       [](const Options& o) {
+         return std::make_unique<AdaptiveComponentFactory>(AdaptiveOptionsFrom(o));
        }},
       {"flodb",
-       [](const Options& o, const MemoryComponentContext& c) {
-         FloDBOptions f;
-         f.write_buffer_size = o.write_buffer_size;
-         f.membuffer_fraction = o.membuffer_fraction;
-         f.partition_bits = o.membuffer_partition_bits;
-         f.bucket_slots = o.membuffer_bucket_slots;
-         f.drain_threads = o.flodb_drain_threads;
-         f.use_membuffer = o.flodb_use_membuffer;
-         f.multi_insert = o.flodb_multi_insert;
-         return std::make_unique<FloDBComponent>(f, c);
+       [](const Options& o) {
+         return std::make_unique<FloDBComponentFactory>(FloDBOptionsFrom(o));
        }},
-      {"skiplist",
-       [](const Options& o, const MemoryComponentContext& c) {
-         return std::make_unique<SkipListRep>(o.write_buffer_size, c.last_sequence);
-       }},
-      {"hash-skiplist",
-       [](const Options& o, const MemoryComponentContext& c) {
-         return std::make_unique<HashRep>(HashRep::Buckets::kSkipList, o.write_buffer_size,
-                                          o.prefix_length, BucketCountFor(o), c.last_sequence);
-       }},
-      {"hash-linklist",
-       [](const Options& o, const MemoryComponentContext& c) {
-         return std::make_unique<HashRep>(HashRep::Buckets::kLinkList, o.write_buffer_size,
-                                          o.prefix_length, BucketCountFor(o), c.last_sequence);
-       }},
-      {"vector",
-       [](const Options& o, const MemoryComponentContext&) {
-         return std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/false);
-       }},
-      {"vector-prealloc",
-       [](const Options& o, const MemoryComponentContext&) {
-         return std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/true);
-       }},
+      {"skiplist", Simple(Kind::kSkipList)},
+      {"hash-skiplist", Simple(Kind::kHashSkipList)},
+      {"hash-linklist", Simple(Kind::kHashLinkList)},
+      {"vector", Simple(Kind::kVector)},
+      {"vector-prealloc", Simple(Kind::kVectorPrealloc)},
   };
   return *registry;
 }
@@ -126,23 +92,15 @@ SequenceNumber MemoryComponent::PrepareScan(bool /*allow_piggyback*/, bool* pigg
   return kMaxSequenceNumber;
 }
 
-Status NewMemoryComponent(const Options& options, const MemoryComponentContext& context,
-                          std::unique_ptr<MemoryComponent>* result) {
-  MemoryComponentContext filled = context;
-  if (!filled.last_sequence) filled.last_sequence = [] { return kMaxSequenceNumber; };
+Status NewMemoryComponentFactory(const Options& options,
+                                 std::unique_ptr<MemoryComponentFactory>* result) {
   for (const Registration& r : Registry()) {
     if (options.memtable == r.name) {
-      *result = r.make(options, filled);
+      *result = r.make(options);
       return Status::OK();
     }
   }
-  return Status::InvalidArgument(
-      "Options::memtable: unknown memory component '" + options.memtable + "'",
-      "known: " + KnownMemoryComponents());
-}
-
-Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponent>* result) {
-  return NewMemoryComponent(options, MemoryComponentContext(), result);
+  return ValidateMemoryComponentName(options.memtable);  // InvalidArgument: not registered
 }
 
 Status ValidateMemoryComponentName(const std::string& name) {

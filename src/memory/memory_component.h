@@ -2,8 +2,9 @@
 //
 // A memory component holds the newest writes of the database, as versions tagged with sequence
 // numbers (see base/internal_key.h), until it is full, becomes immutable and is flushed to an L0
-// SST file. Implementations live one per file (or one folder, for "flodb" and "adaptive") and are
-// created by name in factory.cc; the same engine tests run over all of them.
+// SST file. Implementations live one per file (or one folder, for "flodb" and "adaptive") and
+// are created by their family's factory (memory_component_factory.h), chosen by name in
+// factory.cc; the same engine tests run over all of them.
 //
 // Contract:
 //   * Add() is safe for many concurrent callers and concurrent readers. The pair (key, seq) is
@@ -48,20 +49,13 @@ class VersionKeeper {
   virtual bool MustKeep(SequenceNumber older, SequenceNumber newer) const = 0;
 };
 
-struct FloDBStats;
-class AdaptivePolicy;
-
-// What a component may need from the DB that creates it.
+// What a component may need from the DB that creates it. State shared by the components of one
+// family (counters, policies) belongs to the family's factory (memory_component_factory.h).
 struct MemoryComponentContext {
   // Null: no reader ever needs an older version (every replacement may drop it).
   const VersionKeeper* keeper = nullptr;
-  // The newest sequence number handed out so far.
-  std::function<SequenceNumber()> last_sequence;
-  // Counters shared by the DB's FloDB components (null: the component keeps its own).
-  std::shared_ptr<FloDBStats> flodb_stats;
-  // The DB's policy for "adaptive" components (null: the component starts as the policy's
-  // initial choice and reports its observations to no one).
-  std::shared_ptr<AdaptivePolicy> adaptive_policy;
+  // The newest sequence number handed out so far (default, outside a DB: kMaxSequenceNumber).
+  std::function<SequenceNumber()> last_sequence = [] { return kMaxSequenceNumber; };
 };
 
 // What Get() found.
@@ -128,13 +122,6 @@ class MemoryComponent {
   virtual std::string StatsString() const { return std::string(); }
 };
 
-// Creates the memory component named options.memtable, with options.write_buffer_size as its
-// budget. InvalidArgument naming the option if the name is unknown.
-Status NewMemoryComponent(const Options& options, const MemoryComponentContext& context,
-                          std::unique_ptr<MemoryComponent>* result);
-// The same with a default context (tests, tools, recovery).
-Status NewMemoryComponent(const Options& options, std::unique_ptr<MemoryComponent>* result);
-
 // OK if `name` is a known memory component, else InvalidArgument naming Options::memtable.
 Status ValidateMemoryComponentName(const std::string& name);
 
@@ -142,7 +129,7 @@ Status ValidateMemoryComponentName(const std::string& name);
 // KiB of write_buffer_size (16 to 1M buckets).
 size_t BucketCountFor(const Options& options);
 
-// Names accepted by NewMemoryComponent, comma-separated (for messages and docs).
+// Names accepted by NewMemoryComponentFactory, comma-separated (for messages and docs).
 std::string KnownMemoryComponents();
 // The same names, one per element (tests run over every one).
 std::vector<std::string> MemoryComponentNames();

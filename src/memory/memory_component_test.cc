@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "memory/memory_component_factory.h"
 #include "support/test_util.h"
 #include "util/random.h"
 
@@ -34,8 +35,11 @@ class MemoryComponentTest : public ::testing::TestWithParam<std::string> {
     MemoryComponentContext context;
     context.keeper = &keeper_;
     context.last_sequence = [this] { return last_sequence_.load(); };
+    std::unique_ptr<MemoryComponentFactory> factory;
+    EXPECT_OK(NewMemoryComponentFactory(options, &factory));
+    // The component outlives its factory (memory_component_factory.h).
     std::unique_ptr<MemoryComponent> m;
-    EXPECT_OK(NewMemoryComponent(options, context, &m));
+    EXPECT_OK(factory->NewComponent(context, &m));
     return m;
   }
   // An iterator that sees everything added so far.
@@ -194,8 +198,8 @@ INSTANTIATE_TEST_SUITE_P(AllComponents, MemoryComponentTest,
 TEST(MemoryComponentFactory, UnknownNameIsInvalidArgumentNamingTheOption) {
   Options options;
   options.memtable = "no-such-thing";
-  std::unique_ptr<MemoryComponent> m;
-  Status s = NewMemoryComponent(options, &m);
+  std::unique_ptr<MemoryComponentFactory> f;
+  Status s = NewMemoryComponentFactory(options, &f);
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(std::string::npos, s.ToString().find("no-such-thing"));
   EXPECT_NE(std::string::npos, s.ToString().find("memtable"));

@@ -120,8 +120,8 @@ BenchFlags DefaultBenchFlags() {
   e.membuffer_fraction = defaults.membuffer_fraction;
   e.membuffer_partition_bits = defaults.membuffer_partition_bits;
   e.flodb_drain_threads = defaults.flodb_drain_threads;
-  e.flodb_use_membuffer = defaults.flodb_use_membuffer;
-  e.flodb_multi_insert = defaults.flodb_multi_insert;
+  e.flodb_use_membuffer = true;  // FloDBOptions' defaults (not Options fields)
+  e.flodb_multi_insert = true;
   e.prefix_length = defaults.prefix_length;
   e.bucket_count = defaults.bucket_count;
   e.sync = false;

@@ -1,7 +1,11 @@
 // sluice_bench/engine_sluice.cc — the sluice adapter of sluice_bench.
 //
 // Every shared option is a sluice::Options field of the same meaning, so the mapping is one to
-// one; --memtable and the FloDB flags are passed through as the Options of the same names.
+// one; --memtable and the FloDB flags are passed through as the Options of the same names,
+// except --flodb_use_membuffer and --flodb_multi_insert, benchmark-only switches of FloDB's own
+// options (FloDBOptions): with --memtable=flodb, the database and the internals' drivers get
+// their components from a FloDB factory built with them (NewComponentFactory below; the
+// database through DBImpl::OpenWithComponentFactory).
 // Besides the database calls, it reports FloDB's counters ("sluice.flodb-stats") with each
 // result, scans with DB::Scan, and provides the benchmarks of sluice's internals (memcomponent,
 // persist; sluice_memcomponent_driver.h, sluice_persist_job.h).
@@ -13,7 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "db/db_impl.h"
+#include "memory/flodb/flodb_factory.h"
 #include "memory/memory_component.h"
+#include "memory/memory_component_factory.h"
 #include "sluice/db.h"
 #include "sluice/iterator.h"
 #include "sluice/options.h"
@@ -101,8 +108,6 @@ class SluiceEngine final : public KVEngine {
     options_.membuffer_fraction = o.membuffer_fraction;
     options_.membuffer_partition_bits = o.membuffer_partition_bits;
     options_.flodb_drain_threads = o.flodb_drain_threads;
-    options_.flodb_use_membuffer = o.flodb_use_membuffer;
-    options_.flodb_multi_insert = o.flodb_multi_insert;
     options_.prefix_length = o.prefix_length;
     options_.bucket_count = o.bucket_count;
     options_.max_write_buffer_number = o.max_write_buffer_number;
@@ -133,8 +138,8 @@ class SluiceEngine final : public KVEngine {
         {"membuffer_fraction", fmt::format("{}", o.membuffer_fraction), ""},
         {"membuffer_partition_bits", fmt::format("{}", o.membuffer_partition_bits), ""},
         {"flodb_drain_threads", fmt::format("{}", o.flodb_drain_threads), ""},
-        {"flodb_use_membuffer", o.flodb_use_membuffer ? "true" : "false", ""},
-        {"flodb_multi_insert", o.flodb_multi_insert ? "true" : "false", ""},
+        {"flodb_use_membuffer", requested_.flodb_use_membuffer ? "true" : "false", ""},
+        {"flodb_multi_insert", requested_.flodb_multi_insert ? "true" : "false", ""},
         {"prefix_length", fmt::format("{}", o.prefix_length), ""},
         {"bucket_count", fmt::format("{}", sluice::BucketCountFor(o)), ""},
         {"block_size", fmt::format("{}", o.block_size), ""},
@@ -158,7 +163,11 @@ class SluiceEngine final : public KVEngine {
   }
 
   EngineStatus Open(const std::string& path) override {
-    return FromSluice(sluice::DB::Open(options_, path, &db_));
+    std::unique_ptr<sluice::MemoryComponentFactory> factory;
+    sluice::Status s = NewComponentFactory(&factory);
+    if (!s.ok()) return FromSluice(s);
+    return FromSluice(
+        sluice::DBImpl::OpenWithComponentFactory(options_, path, std::move(factory), &db_));
   }
 
   EngineStatus Close() override {
@@ -252,27 +261,49 @@ class SluiceEngine final : public KVEngine {
   }
 
   EngineStatus NewMemoryComponentDriver(std::unique_ptr<KVMemoryComponentDriver>* driver) override {
+    std::unique_ptr<sluice::MemoryComponentFactory> factory;
+    sluice::Status fs = NewComponentFactory(&factory);
+    if (!fs.ok()) return EngineStatus::Error(fs.ToString());
     std::unique_ptr<SluiceMemoryComponentDriver> d;
-    EngineStatus s = SluiceMemoryComponentDriver::Create(options_, &d);
+    EngineStatus s = SluiceMemoryComponentDriver::Create(options_, std::move(factory), &d);
     if (s.ok()) *driver = std::move(d);
     return s;
   }
 
   EngineStatus NewBufferProbe(std::unique_ptr<KVBufferProbe>* probe) override {
+    std::unique_ptr<sluice::MemoryComponentFactory> factory;
+    sluice::Status fs = NewComponentFactory(&factory);
+    if (!fs.ok()) return EngineStatus::Error(fs.ToString());
     std::unique_ptr<SluiceBufferProbe> p;
-    EngineStatus s = SluiceBufferProbe::Create(options_, &p);
+    EngineStatus s = SluiceBufferProbe::Create(factory.get(), &p);
     if (s.ok()) *probe = std::move(p);
     return s;
   }
 
   EngineStatus NewPersistJob(const std::string& dir, std::unique_ptr<KVPersistJob>* job) override {
+    std::unique_ptr<sluice::MemoryComponentFactory> factory;
+    sluice::Status fs = NewComponentFactory(&factory);
+    if (!fs.ok()) return EngineStatus::Error(fs.ToString());
     std::unique_ptr<SluicePersistJob> j;
-    EngineStatus s = SluicePersistJob::Create(options_, dir, &j);
+    EngineStatus s = SluicePersistJob::Create(options_, std::move(factory), dir, &j);
     if (s.ok()) *job = std::move(j);
     return s;
   }
 
  private:
+  // A fresh factory of options_.memtable's family (each user its own, so FloDB's counters and
+  // the adaptive policy are that user's); FloDB's gets --flodb_use_membuffer and
+  // --flodb_multi_insert, which are FloDBOptions, not Options.
+  sluice::Status NewComponentFactory(
+      std::unique_ptr<sluice::MemoryComponentFactory>* factory) const {
+    if (options_.memtable != "flodb") return sluice::NewMemoryComponentFactory(options_, factory);
+    sluice::FloDBOptions flodb = sluice::FloDBOptionsFrom(options_);
+    flodb.use_membuffer = requested_.flodb_use_membuffer;
+    flodb.multi_insert = requested_.flodb_multi_insert;
+    *factory = std::make_unique<sluice::FloDBComponentFactory>(flodb);
+    return sluice::Status::OK();
+  }
+
   static sluice::WriteOptions ToWriteOptions(const WriteMode& mode) {
     sluice::WriteOptions w;
     w.sync = mode.sync;

@@ -54,8 +54,10 @@ struct EngineOptions {
   double max_bytes_for_level_multiplier = 0;
   // sluice's memory component name; the other engines always use their skiplist.
   std::string memtable;
-  // sluice's FloDB memory component (the Options fields of the same names); the other engines
-  // ignore them (DescribeOptions says so when one differs from sluice's default).
+  // sluice's FloDB memory component (the Options fields of the same names; the last two are
+  // FloDBOptions::use_membuffer and multi_insert, benchmark-only switches that are no Options);
+  // the other engines ignore them (DescribeOptions says so when one differs from sluice's
+  // default).
   double membuffer_fraction = 0;
   int membuffer_partition_bits = 0;
   int flodb_drain_threads = 0;

@@ -9,9 +9,18 @@ namespace sluice_bench {
 
 EngineStatus SluiceBufferProbe::Create(const sluice::Options& options,
                                        std::unique_ptr<SluiceBufferProbe>* probe) {
+  std::unique_ptr<sluice::MemoryComponentFactory> factory;
+  sluice::Status s = sluice::NewMemoryComponentFactory(options, &factory);
+  if (!s.ok()) return EngineStatus::Error(s.ToString());
+  return Create(factory.get(), probe);
+}
+
+EngineStatus SluiceBufferProbe::Create(sluice::MemoryComponentFactory* factory,
+                                       std::unique_ptr<SluiceBufferProbe>* probe) {
   std::unique_ptr<sluice::MemoryComponent> component;
   // No snapshots and no scans to prepare: the probe's reads always want the newest version.
-  sluice::Status s = sluice::NewMemoryComponent(options, &component);
+  // The component may outlive its factory.
+  sluice::Status s = factory->NewUnobservedComponent(sluice::MemoryComponentContext(), &component);
   if (!s.ok()) return EngineStatus::Error(s.ToString());
   probe->reset(new SluiceBufferProbe(std::move(component)));
   return EngineStatus::OK();

@@ -1,5 +1,6 @@
 // sluice_bench/sluice_buffer_probe.h — the buffer_* benchmarks' engine side: one sluice memory
-// component (Options::memtable with its options) driven directly, without WAL, database or
+// component (Options::memtable with its options, or from a given factory; created without the
+// adaptive policy, as NewUnobservedComponent does) driven directly, without WAL, database or
 // budget, so what is measured is the data structure: its inserts, point reads, range scans
 // and its own memory accounting (MemoryComponent::ApproximateMemoryUsage).
 
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "memory/memory_component.h"
+#include "memory/memory_component_factory.h"
 #include "sluice/options.h"
 #include "sluice_bench/kv_engine.h"
 
@@ -21,6 +23,10 @@ class SluiceBufferProbe final : public KVBufferProbe {
  public:
   // Fails (the component's Status as text) on an unknown component name or bad options.
   static EngineStatus Create(const sluice::Options& options,
+                             std::unique_ptr<SluiceBufferProbe>* probe);
+  // The same with the component created by `factory` (engine_sluice.cc: FloDB's factory with
+  // the benchmark's switches).
+  static EngineStatus Create(sluice::MemoryComponentFactory* factory,
                              std::unique_ptr<SluiceBufferProbe>* probe);
 
   void Add(std::string_view key, std::string_view value) override;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "base/internal_key.h"
+#include "memory/flodb/flodb_factory.h"
 #include "sluice_bench/flodb_counters.h"
 #include "util/epoch.h"
 
@@ -21,11 +22,27 @@ struct Dropped {
 
 sluice::Slice ToSlice(std::string_view s) { return sluice::Slice(s.data(), s.size()); }
 
+// The counters of a FloDB factory, null for any other.
+std::shared_ptr<sluice::FloDBStats> FloDBStatsOf(const sluice::MemoryComponentFactory& factory) {
+  const auto* flodb = dynamic_cast<const sluice::FloDBComponentFactory*>(&factory);
+  return flodb != nullptr ? flodb->stats() : nullptr;
+}
+
 }  // namespace
 
 EngineStatus SluiceMemoryComponentDriver::Create(
     const sluice::Options& options, std::unique_ptr<SluiceMemoryComponentDriver>* driver) {
-  std::unique_ptr<SluiceMemoryComponentDriver> d(new SluiceMemoryComponentDriver(options));
+  std::unique_ptr<sluice::MemoryComponentFactory> factory;
+  sluice::Status s = sluice::NewMemoryComponentFactory(options, &factory);
+  if (!s.ok()) return EngineStatus::Error(s.ToString());
+  return Create(options, std::move(factory), driver);
+}
+
+EngineStatus SluiceMemoryComponentDriver::Create(
+    const sluice::Options& options, std::unique_ptr<sluice::MemoryComponentFactory> factory,
+    std::unique_ptr<SluiceMemoryComponentDriver>* driver) {
+  std::unique_ptr<SluiceMemoryComponentDriver> d(
+      new SluiceMemoryComponentDriver(options, std::move(factory)));
   std::unique_ptr<sluice::MemoryComponent> first;
   sluice::Status s = d->NewComponent(&first);
   if (!s.ok()) return EngineStatus::Error(s.ToString());
@@ -34,9 +51,9 @@ EngineStatus SluiceMemoryComponentDriver::Create(
   return EngineStatus::OK();
 }
 
-SluiceMemoryComponentDriver::SluiceMemoryComponentDriver(const sluice::Options& options)
-    : options_(options),
-      stats_(options.memtable == "flodb" ? std::make_shared<sluice::FloDBStats>() : nullptr) {}
+SluiceMemoryComponentDriver::SluiceMemoryComponentDriver(
+    const sluice::Options& options, std::unique_ptr<sluice::MemoryComponentFactory> factory)
+    : options_(options), factory_(std::move(factory)), stats_(FloDBStatsOf(*factory_)) {}
 
 SluiceMemoryComponentDriver::~SluiceMemoryComponentDriver() {
   delete current_.exchange(nullptr);
@@ -48,8 +65,7 @@ sluice::Status SluiceMemoryComponentDriver::NewComponent(
     std::unique_ptr<sluice::MemoryComponent>* component) {
   sluice::MemoryComponentContext context;
   context.last_sequence = [this] { return sequence_.load(std::memory_order_acquire); };
-  context.flodb_stats = stats_;
-  return sluice::NewMemoryComponent(options_, context, component);
+  return factory_->NewUnobservedComponent(context, component);
 }
 
 void SluiceMemoryComponentDriver::Put(std::string_view key, std::string_view value) {

@@ -6,8 +6,10 @@
 // write_buffer_size, as measured by ApproximateMemoryUsage, the check the DB's write path
 // makes) replaces it with a fresh one; the full one is dropped, not persisted (FloDB's paper,
 // section 5.5), and freed through sluice's epoch reclamation once no writer is inside it, like
-// the database's own switch. The FloDB counters are shared by all components of a driver, so
-// they cover the whole run.
+// the database's own switch. The components come from one factory per driver
+// (src/memory/memory_component_factory.h), created without the adaptive policy as before
+// (NewUnobservedComponent); FloDB's counters, which its factory owns, are shared by all
+// components of a driver, so they cover the whole run.
 
 #ifndef SLUICE_BENCH_SLUICE_MEMCOMPONENT_DRIVER_H_
 #define SLUICE_BENCH_SLUICE_MEMCOMPONENT_DRIVER_H_
@@ -21,6 +23,7 @@
 
 #include "memory/flodb/flodb_stats.h"
 #include "memory/memory_component.h"
+#include "memory/memory_component_factory.h"
 #include "sluice/options.h"
 #include "sluice_bench/kv_engine.h"
 
@@ -28,9 +31,14 @@ namespace sluice_bench {
 
 class SluiceMemoryComponentDriver final : public KVMemoryComponentDriver {
  public:
-  // The component is options.memtable with its FloDB options; the budget is
+  // The component is options.memtable with its family's options from `options`; the budget is
   // options.write_buffer_size. Fails (InvalidArgument) on an unknown component name.
   static EngineStatus Create(const sluice::Options& options,
+                             std::unique_ptr<SluiceMemoryComponentDriver>* driver);
+  // The same with the components created by `factory` (engine_sluice.cc: FloDB's factory with
+  // the benchmark's switches).
+  static EngineStatus Create(const sluice::Options& options,
+                             std::unique_ptr<sluice::MemoryComponentFactory> factory,
                              std::unique_ptr<SluiceMemoryComponentDriver>* driver);
   // REQUIRES: no Put running.
   ~SluiceMemoryComponentDriver() override;
@@ -52,7 +60,8 @@ class SluiceMemoryComponentDriver final : public KVMemoryComponentDriver {
   Metrics ReadCounters() const;
 
  private:
-  explicit SluiceMemoryComponentDriver(const sluice::Options& options);
+  SluiceMemoryComponentDriver(const sluice::Options& options,
+                              std::unique_ptr<sluice::MemoryComponentFactory> factory);
   sluice::Status NewComponent(std::unique_ptr<sluice::MemoryComponent>* component);
   // Replaces `full` unless another writer already did.
   void Switch(sluice::MemoryComponent* full);
@@ -60,7 +69,8 @@ class SluiceMemoryComponentDriver final : public KVMemoryComponentDriver {
   static void FreeDropped(void* dropped);
 
   const sluice::Options options_;
-  const std::shared_ptr<sluice::FloDBStats> stats_;         // null unless memtable == "flodb"
+  const std::unique_ptr<sluice::MemoryComponentFactory> factory_;
+  const std::shared_ptr<sluice::FloDBStats> stats_;         // FloDB's factory's; else null
   std::atomic<sluice::MemoryComponent*> current_{nullptr};  // owned
   std::mutex switch_mu_;
   std::atomic<uint64_t> sequence_{0};

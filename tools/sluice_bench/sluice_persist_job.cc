@@ -22,7 +22,17 @@ sluice::Slice ToSlice(std::string_view s) { return sluice::Slice(s.data(), s.siz
 
 EngineStatus SluicePersistJob::Create(const sluice::Options& options, const std::string& dir,
                                       std::unique_ptr<SluicePersistJob>* job) {
-  std::unique_ptr<SluicePersistJob> j(new SluicePersistJob(options, dir));
+  std::unique_ptr<sluice::MemoryComponentFactory> factory;
+  sluice::Status s = sluice::NewMemoryComponentFactory(options, &factory);
+  if (!s.ok()) return EngineStatus::Error(s.ToString());
+  return Create(options, std::move(factory), dir, job);
+}
+
+EngineStatus SluicePersistJob::Create(const sluice::Options& options,
+                                      std::unique_ptr<sluice::MemoryComponentFactory> factory,
+                                      const std::string& dir,
+                                      std::unique_ptr<SluicePersistJob>* job) {
+  std::unique_ptr<SluicePersistJob> j(new SluicePersistJob(options, std::move(factory), dir));
   sluice::Status s = j->env_->CreateDirIfMissing(dir);
   if (s.ok()) s = j->NewComponent();
   if (!s.ok()) return EngineStatus::Error(s.ToString());
@@ -30,8 +40,11 @@ EngineStatus SluicePersistJob::Create(const sluice::Options& options, const std:
   return EngineStatus::OK();
 }
 
-SluicePersistJob::SluicePersistJob(const sluice::Options& options, std::string dir)
+SluicePersistJob::SluicePersistJob(const sluice::Options& options,
+                                   std::unique_ptr<sluice::MemoryComponentFactory> factory,
+                                   std::string dir)
     : options_(options),
+      factory_(std::move(factory)),
       dir_(std::move(dir)),
       env_(options.env != nullptr ? options.env : sluice::Env::Default()) {
   // The table options of a database opened with these options (as DBImpl's constructor).
@@ -55,7 +68,7 @@ SluicePersistJob::~SluicePersistJob() {
 
 sluice::Status SluicePersistJob::NewComponent() {
   user_bytes_ = 0;
-  return sluice::NewMemoryComponent(options_, &component_);
+  return factory_->NewUnobservedComponent(sluice::MemoryComponentContext(), &component_);
 }
 
 void SluicePersistJob::Add(std::string_view key, std::string_view value) {

@@ -1,7 +1,8 @@
 // sluice_bench/sluice_persist_job.h — persist's engine side: sorted runs written to disk by
 // sluice's own flush code, to measure the persist ceiling.
 //
-// A memory component (Options::memtable, budget Options::write_buffer_size) is filled by Add
+// A memory component (Options::memtable, or from a given factory; created without the adaptive
+// policy, as NewUnobservedComponent does; budget Options::write_buffer_size) is filled by Add
 // (not timed). Persist then does what the database's flush (DBImpl::WriteLevel0Table) does
 // with an immutable component, and times it: iterate the component, pass every entry through
 // the VersionPruner and RunMergeJob (src/db/merge_job.h), which builds the SST file with the
@@ -20,6 +21,7 @@
 #include <string_view>
 
 #include "memory/memory_component.h"
+#include "memory/memory_component_factory.h"
 #include "sluice/env.h"
 #include "sluice/options.h"
 #include "sluice_bench/kv_engine.h"
@@ -34,6 +36,11 @@ class SluicePersistJob final : public KVPersistJob {
   // destructor).
   static EngineStatus Create(const sluice::Options& options, const std::string& dir,
                              std::unique_ptr<SluicePersistJob>* job);
+  // The same with the components created by `factory` (engine_sluice.cc: FloDB's factory with
+  // the benchmark's switches).
+  static EngineStatus Create(const sluice::Options& options,
+                             std::unique_ptr<sluice::MemoryComponentFactory> factory,
+                             const std::string& dir, std::unique_ptr<SluicePersistJob>* job);
   ~SluicePersistJob() override;
 
   void Add(std::string_view key, std::string_view value) override;
@@ -41,10 +48,12 @@ class SluicePersistJob final : public KVPersistJob {
   EngineStatus Persist(Round* round) override;
 
  private:
-  SluicePersistJob(const sluice::Options& options, std::string dir);
+  SluicePersistJob(const sluice::Options& options,
+                   std::unique_ptr<sluice::MemoryComponentFactory> factory, std::string dir);
   sluice::Status NewComponent();
 
   const sluice::Options options_;
+  const std::unique_ptr<sluice::MemoryComponentFactory> factory_;
   const std::string dir_;
   sluice::Env* const env_;
   std::unique_ptr<sluice::Cache> block_cache_;

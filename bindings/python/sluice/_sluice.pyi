@@ -78,8 +78,8 @@ class DB:
     Options (keyword arguments, see include/sluice/options.h): error_if_exists, paranoid_checks,
     write_buffer_size, max_write_buffer_number, linearizable_snapshots, prefix_length,
     bucket_count, membuffer_fraction, membuffer_partition_bits, membuffer_bucket_slots,
-    flodb_drain_threads, flodb_use_membuffer, flodb_multi_insert, flodb_scan_max_restarts,
-    block_size, block_restart_interval, block_cache_size, bloom_bits_per_key, compression
+    flodb_drain_threads, flodb_scan_max_restarts, block_size, block_restart_interval,
+    block_cache_size, bloom_bits_per_key, compression
     ("none", "snappy", "zstd", "lz4"), max_open_files, max_background_jobs, num_levels,
     level0_file_num_compaction_trigger, level0_slowdown_writes_trigger,
     level0_stop_writes_trigger, target_file_size_base, max_bytes_for_level_base,

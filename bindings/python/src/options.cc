@@ -121,8 +121,6 @@ const std::map<std::string, Setter>& Setters() {
       {"membuffer_partition_bits", Opt(&O::membuffer_partition_bits)},
       {"membuffer_bucket_slots", Opt(&O::membuffer_bucket_slots)},
       {"flodb_drain_threads", Opt(&O::flodb_drain_threads)},
-      {"flodb_use_membuffer", Opt(&O::flodb_use_membuffer)},
-      {"flodb_multi_insert", Opt(&O::flodb_multi_insert)},
       {"flodb_scan_max_restarts", Opt(&O::flodb_scan_max_restarts)},
       // SST files
       {"block_size", Opt(&O::block_size)},

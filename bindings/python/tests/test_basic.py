@@ -188,8 +188,6 @@ def test_every_option_is_accepted(path):
         membuffer_partition_bits=2,
         membuffer_bucket_slots=4,
         flodb_drain_threads=1,
-        flodb_use_membuffer=True,
-        flodb_multi_insert=False,
         flodb_scan_max_restarts=2,
         block_size=8192,
         block_restart_interval=8,

@@ -11,8 +11,8 @@
 //
 // Thread-safety and memory ordering are the chosen component's; observing only adds relaxed
 // statistics counters and an early-switch hint (WantsEarlySwitch). The policy is shared by the
-// components of one DB (MemoryComponentContext); a component created without one (tests, tools, WAL
-// replay during recovery) starts as kAdaptiveInitial and reports to no one.
+// components of one DB (it belongs to the DB's factory, adaptive_factory.h); a component created
+// without it (WAL replay during recovery) starts as kAdaptiveInitial and reports to no one.
 
 #ifndef SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_COMPONENT_H_
 #define SLUICE_MEMORY_ADAPTIVE_ADAPTIVE_COMPONENT_H_

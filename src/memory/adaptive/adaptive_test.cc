@@ -10,6 +10,7 @@
 #include <string>
 
 #include "memory/adaptive/adaptive_component.h"
+#include "memory/adaptive/adaptive_factory.h"
 #include "memory/adaptive/adaptive_policy.h"
 #include "memory/adaptive/operation_mix.h"
 #include "sluice/options.h"
@@ -156,16 +157,17 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   Options options;
   options.memtable = "adaptive";
   options.write_buffer_size = 4 << 20;
-  MemoryComponentContext context;
-  context.adaptive_policy = std::make_shared<AdaptivePolicy>(8, 16384);
+  const MemoryComponentContext context;
+  AdaptiveComponentFactory factory(AdaptiveOptionsFrom(options),
+                                   std::make_shared<AdaptivePolicy>(8, 16384));
 
   std::unique_ptr<MemoryComponent> first;
-  ASSERT_OK(NewMemoryComponent(options, context, &first));
+  ASSERT_OK(factory.NewComponent(context, &first));
   EXPECT_STREQ("adaptive:skiplist", first->Name());
   SequenceNumber seq = 1;
   for (uint64_t i = 0; i < 20000; i++) first->Add(seq++, kTypeValue, Key(i), "v", false);
   std::unique_ptr<MemoryComponent> second;
-  ASSERT_OK(NewMemoryComponent(options, context, &second));
+  ASSERT_OK(factory.NewComponent(context, &second));
   EXPECT_STREQ("adaptive:vector-prealloc", second->Name());
 
   // Four point reads per insert: a hash buffer next.
@@ -179,7 +181,7 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   const auto* observed = static_cast<const AdaptiveComponent*>(second.get());
   EXPECT_EQ(80000u, observed->mix().Snapshot().point_reads);
   std::unique_ptr<MemoryComponent> third;
-  ASSERT_OK(NewMemoryComponent(options, context, &third));
+  ASSERT_OK(factory.NewComponent(context, &third));
   EXPECT_EQ(0, std::string(third->Name()).rfind("adaptive:hash-", 0)) << third->Name();
 
   // Scans interleaved with inserts: a skiplist next.
@@ -193,7 +195,7 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
   }
   EXPECT_EQ(200u, static_cast<const AdaptiveComponent*>(third.get())->mix().Snapshot().scans);
   std::unique_ptr<MemoryComponent> fourth;
-  ASSERT_OK(NewMemoryComponent(options, context, &fourth));
+  ASSERT_OK(factory.NewComponent(context, &fourth));
   EXPECT_STREQ("adaptive:skiplist", fourth->Name());
 
   // Once immutable (being flushed), nothing more is recorded.
@@ -215,10 +217,11 @@ TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   Options options;
   options.memtable = "adaptive";
   options.write_buffer_size = 1 << 20;
-  MemoryComponentContext context;
-  context.adaptive_policy = std::make_shared<AdaptivePolicy>(8, 1024);
+  const MemoryComponentContext context;
+  AdaptiveComponentFactory factory(AdaptiveOptionsFrom(options),
+                                   std::make_shared<AdaptivePolicy>(8, 1024));
   std::unique_ptr<MemoryComponent> first;
-  ASSERT_OK(NewMemoryComponent(options, context, &first));
+  ASSERT_OK(factory.NewComponent(context, &first));
   SequenceNumber seq = 1;
   const std::string value(48, 'v');
   while (first->ApproximateMemoryUsage() < options.write_buffer_size / 16) {
@@ -235,7 +238,7 @@ TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   EXPECT_LT(first->ApproximateMemoryUsage(), options.write_buffer_size / 2);
 
   std::unique_ptr<MemoryComponent> second;
-  ASSERT_OK(NewMemoryComponent(options, context, &second));
+  ASSERT_OK(factory.NewComponent(context, &second));
   EXPECT_STREQ("adaptive:vector-prealloc", second->Name());
   while (second->ApproximateMemoryUsage() < options.write_buffer_size) {
     second->Add(seq, kTypeValue, Key(seq), value, false);
@@ -244,12 +247,17 @@ TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   EXPECT_FALSE(second->WantsEarlySwitch());
 }
 
+// A component for WAL replay is created without the policy: the initial choice, no decision.
 TEST(AdaptiveComponentTest, WithoutAPolicyStartsAsTheInitialChoice) {
   Options options;
   options.memtable = "adaptive";
+  AdaptiveComponentFactory factory(AdaptiveOptionsFrom(options));
   std::unique_ptr<MemoryComponent> c;
-  ASSERT_OK(NewMemoryComponent(options, &c));
+  ASSERT_OK(factory.NewUnobservedComponent(MemoryComponentContext(), &c));
   EXPECT_EQ(std::string("adaptive:") + kAdaptiveInitial, c->Name());
+  std::string choices = "untouched";
+  ASSERT_TRUE(factory.GetProperty("sluice.memtable-choices", &choices));
+  EXPECT_EQ("", choices);
   // Its accounting is the chosen component's (the observations are not the budget's).
   EXPECT_EQ(c->ApproximateMemoryUsage(),
             static_cast<const AdaptiveComponent*>(c.get())->chosen().ApproximateMemoryUsage());

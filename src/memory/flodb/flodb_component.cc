@@ -6,6 +6,7 @@
 #include <cassert>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "memory/skiplist_rep.h"
 #include "util/cpu.h"
@@ -48,10 +49,11 @@ void FloDBComponent::PhasedCount::FlipAndWait() {
   SpinWait([&] { return Zero(old); });  // as long as an add or a drain batch
 }
 
-FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context)
+FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context,
+                               std::shared_ptr<FloDBStats> stats)
     : options_(options),
       context_(context),
-      stats_(context.flodb_stats != nullptr ? context.flodb_stats : std::make_shared<FloDBStats>()),
+      stats_(stats != nullptr ? std::move(stats) : std::make_shared<FloDBStats>()),
       memtable_(
           ArenaBlockSizeFor(options.write_buffer_size),
           [keeper = context.keeper](SequenceNumber older, SequenceNumber newer) {

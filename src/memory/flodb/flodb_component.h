@@ -37,13 +37,16 @@
 
 namespace sluice {
 
+// The component's options (flodb_factory.h builds them from the public Options).
 struct FloDBOptions {
   size_t write_buffer_size = 64 << 20;
   double membuffer_fraction = 0.25;
   int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
   int drain_threads = 1;
+  // false: no Membuffer (every write goes to the Memtable), for comparison.
   bool use_membuffer = true;
+  // false: drain with one insert per entry instead of multi-insert, for comparison.
   bool multi_insert = true;
 };
 
@@ -56,7 +59,10 @@ class FloDBComponent final : public MemoryComponent {
   static constexpr size_t kDrainChunkEntries = 2048;
   static constexpr size_t kHelpChunkEntries = 256;
 
-  FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context);
+  // stats: the counters shared with the other components of the factory (null: the component
+  // keeps its own).
+  FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context,
+                 std::shared_ptr<FloDBStats> stats = nullptr);
   ~FloDBComponent() override;
 
   const char* Name() const override { return "flodb"; }
