@@ -131,7 +131,7 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
       return;
     }
     if (result == Membuffer::AddResult::kFull && !helped) {
-      // Rather than one costly single insert into the Memtable, help the drain with a chunk
+      // Rather than one costly single insert into the sorted level, help the drain with a chunk
       // of this partition (multi-insert: a fraction of the cost per entry), then retry once.
       helped = true;
       FloDBStats::Add(&stats_->overflow_helps);
@@ -155,12 +155,12 @@ size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, Sequence
   const int phase = drain_batches_.Enter();
   mbf_->CollectChunk(partition, max_entries, &entries, max_seq);
   TEST_SYNC_POINT_CALLBACK("FloDBComponent::DrainChunk:Collected", &entries);
-  const size_t moved = MoveToMemtable(&entries);
+  const size_t moved = MoveToSortedLevel(&entries);
   drain_batches_.Exit(phase);
   return moved;
 }
 
-size_t FloDBComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) {
+size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) {
   thread_local std::vector<SortedLevel::Update> updates;
   if (entries->empty()) return 0;
   std::sort(entries->begin(), entries->end(), [](const MembufferEntry* a, const MembufferEntry* b) {
@@ -175,7 +175,7 @@ size_t FloDBComponent::MoveToMemtable(std::vector<MembufferEntry*>* entries) {
   // them pairs with its acquire load.
   moves_started_.fetch_add(1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
-  // Into the Memtable first, then out of the slot: a reader always finds the entry somewhere.
+  // Into the sorted level first, then out of the slot: a reader always finds the entry somewhere.
   if (options_.multi_insert) {
     memtable_.MultiApply(updates.data(), updates.size());
   } else {
@@ -288,7 +288,7 @@ void FloDBComponent::MarkImmutable() {
   // Every add goes below from now on; everything in the Membuffer is drained.
   if (mbf_ != nullptr) {
     DrainUpTo(kMaxSequenceNumber);
-    // Nothing can be left: a flush iterates the Memtable only.
+    // Nothing can be left: a flush iterates the sorted level only.
     assert(mbf_->NumEntries() == 0);
   }
   // Only now: PrepareScan returns at once for an immutable component, so it must be drained.
@@ -308,9 +308,9 @@ size_t FloDBComponent::ApproximateMemoryUsage() const {
 }
 
 uint64_t FloDBComponent::LevelCountSum() const {
-  // Membuffer first: a drained entry is counted in the Memtable before it leaves the
-  // Membuffer (MoveToMemtable), and the Membuffer's count drops with a release that the
-  // acquire loads in Membuffer::NumEntries pair with. Reading the Memtable first could miss an
+  // Membuffer first: a drained entry is counted in the sorted level before it leaves the
+  // Membuffer (MoveToSortedLevel), and the Membuffer's count drops with a release that the
+  // acquire loads in Membuffer::NumEntries pair with. Reading the sorted level first could miss an
   // entry in transit in both counts, and the DB would think a non-empty component empty (and
   // skip flushing it). An entry in transit may be in both counts instead.
   return (mbf_ != nullptr ? mbf_->NumEntries() : 0) + memtable_.NumVersions();

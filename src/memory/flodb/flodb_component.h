@@ -1,22 +1,23 @@
 // memory/flodb/flodb_component.h — the "flodb" memory component (FloDB, EuroSys'17): a small
-// concurrent hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the Memtable,
-// sorted_level.h), with background threads draining the first into the second.
+// concurrent hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the sorted
+// level, the paper's Memtable, sorted_level.h), with background threads draining the first into the
+// second.
 //
 // Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
 // bucket is full the writer first drains a chunk of its partition itself (multi-insert costs a
 // fraction of a single insert per entry) and retries once; if it is still full, or a newer
-// version of the key may already be below, the write goes to the Memtable (in place there).
-// Read: Membuffer -> Memtable; the first version with sequence <= the read point wins, which is
+// version of the key may already be below, the write goes to the sorted level (in place there).
+// Read: Membuffer -> sorted level; the first version with sequence <= the read point wins, which is
 // the freshest because data only flows down and each level keeps a key's versions newer than
 // the levels below (membuffer.h states how).
 // Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
-// into the Memtable (path sharing), then remove them from their slots.
+// into the sorted level (path sharing), then remove them from their slots.
 // Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master reads the sequence
 // counter S and raises the Membuffer's floor to S, so every later add <= S goes below; it waits
 // for writers that may have read the old floor (a two-phase count: writers register in the
 // current phase, the master flips the phase and waits for the old one to empty), drains every
 // entry <= S, and waits (the same way) for drain batches that started before. Every version
-// <= S is then in the Memtable, or in a write the DB waits for. The cost is what is drained:
+// <= S is then in the sorted level, or in a write the DB waits for. The cost is what is drained:
 // nothing is allocated or swapped. Scans that started while a master was running share the
 // next master's S (piggybacking). MarkImmutable is the same with S = infinity.
 
@@ -44,7 +45,7 @@ struct FloDBOptions {
   int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
   int drain_threads = 1;
-  // false: no Membuffer (every write goes to the Memtable), for comparison.
+  // false: no Membuffer (every write goes to the sorted level), for comparison.
   bool use_membuffer = true;
   // false: drain with one insert per entry instead of multi-insert, for comparison.
   bool multi_insert = true;
@@ -110,10 +111,10 @@ class FloDBComponent final : public MemoryComponent {
   // entries have left the Membuffer.
   size_t DrainChunk(size_t partition, size_t max_entries,
                     SequenceNumber max_seq = kMaxSequenceNumber);
-  // Multi-inserts the collected entries into the Memtable, then removes them from the
+  // Multi-inserts the collected entries into the sorted level, then removes them from the
   // Membuffer.
-  size_t MoveToMemtable(std::vector<MembufferEntry*>* entries);
-  // Membuffer count plus Memtable count, read in the order that never misses an entry.
+  size_t MoveToSortedLevel(std::vector<MembufferEntry*>* entries);
+  // Membuffer count plus sorted level count, read in the order that never misses an entry.
   uint64_t LevelCountSum() const;
   // Raises the floor to max_seq, waits for writers that may have read the old one, drains
   // every entry <= max_seq, then waits for drain batches that started before.
@@ -129,7 +130,7 @@ class FloDBComponent final : public MemoryComponent {
   PhasedCount writers_;                   // writers inside mbf_->Add
   PhasedCount drain_batches_;             // drain batches between collecting and removing
   std::atomic<size_t> drain_cursor_{0};   // next partition a drain thread looks at
-  // Batches that MoveToMemtable started and finished moving (a sequence lock for NumEntries:
+  // Batches that MoveToSortedLevel started and finished moving (a sequence lock for NumEntries:
   // an entry being moved is counted by both levels).
   std::atomic<uint64_t> moves_started_{0};
   std::atomic<uint64_t> moves_finished_{0};

@@ -1,6 +1,8 @@
 // memory/flodb/flodb_stats.h — counters of the FloDB memory component, shared by every component a
 // DB creates (so they accumulate across switches) and reported by
-// GetProperty("sluice.flodb-stats"). Sharded per thread (util/sharded_counter.h).
+// GetProperty("sluice.flodb-stats"). Sharded per thread (util/sharded_counter.h). The memtable_*
+// counters are about the sorted level (the paper's Memtable); their names are those the property
+// and sluice_bench print.
 
 #ifndef SLUICE_MEMORY_FLODB_FLODB_STATS_H_
 #define SLUICE_MEMORY_FLODB_FLODB_STATS_H_
@@ -17,7 +19,7 @@ struct FloDBStats {
   ShardedCounter writes;
   ShardedCounter membuffer_adds;      // completed in the Membuffer, new entry
   ShardedCounter membuffer_in_place;  // completed in the Membuffer, replacing one
-  ShardedCounter memtable_full;       // went to the Memtable: bucket/budget full
+  ShardedCounter memtable_full;       // went to the sorted level: bucket/budget full
   ShardedCounter memtable_late;       // ... a newer version may be below
   ShardedCounter memtable_overtaken;  // ... the Membuffer holds a newer version
   ShardedCounter memtable_direct;     // ... Membuffer disabled or component frozen
@@ -26,7 +28,7 @@ struct FloDBStats {
   // Draining.
   ShardedCounter drained_entries;
   ShardedCounter drain_batches;
-  // Memtable.
+  // The sorted level (the paper's Memtable).
   ShardedCounter versions_added;
   ShardedCounter in_place_updates;  // newest version replaced, old one freed
   ShardedCounter versions_kept;     // newest version replaced, old one kept

@@ -1,21 +1,21 @@
 // memory/flodb/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that
-// absorbs writes before they are drained into the sorted Memtable.
+// absorbs writes before they are drained into the sorted level below it (sorted_level.h).
 //
 // Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock word, the largest
 // sequence number that ever left the bucket (max_out_seq), and up to six entry slots. Writers
 // take the bucket's lock for the few instructions of an update; readers never lock (they load
 // slots with acquire and read immutable entries). A bucket with no free slot makes an add fail
-// (the write then goes to the Memtable). Buckets are grouped into 2^partition_bits partitions
+// (the write then goes to the sorted level). Buckets are grouped into 2^partition_bits partitions
 // by the most significant bits of the key, so that one partition's entries, drained and
 // sorted together, land in one neighbourhood of the skiplist.
 //
-// Invariants (with the Memtable below it, see flodb_component.h):
+// Invariants (with the sorted level below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
 //     under the bucket lock, and the displaced entry is retired through epoch reclamation.
 //   * The entry of a key is newer than every version of that key below the Membuffer. Hence an
 //     add is refused (kLate) when its sequence number is not above the bucket's max_out_seq or
-//     the Membuffer's floor: a newer version may have left this bucket for the Memtable.
-//   * A drained entry is inserted into the Memtable before it leaves its slot (and raises
+//     the Membuffer's floor: a newer version may have left this bucket for the sorted level.
+//   * A drained entry is inserted into the sorted level before it leaves its slot (and raises
 //     max_out_seq), so a reader always finds it in one of the two.
 //   * Drainers mark an entry (draining flag), under its bucket's lock, before moving it: no
 //     two drainers move it.

@@ -1,5 +1,5 @@
-// memory/flodb/sorted_level.h — FloDB's Memtable: a lock-free skiplist with one node per user key,
-// each node holding a chain of versions, newest first.
+// memory/flodb/sorted_level.h — FloDB's sorted level (the paper's Memtable): a lock-free
+// skiplist with one node per user key, each node holding a chain of versions, newest first.
 //
 // A write of a key that is already present replaces the newest version in place (one CAS on the
 // node's head; the replaced version is retired through epoch reclamation) unless a reader may

@@ -1,6 +1,7 @@
-// Tests of FloDB's Memtable: version chains (in-place replacement, versions kept for readers,
-// overtaken writes), the iterator against a model, and multi-insert against a reference
-// (simple inserts): same resulting contents, also concurrently with simple inserts.
+// Tests of FloDB's sorted level (the paper's Memtable): version chains (in-place replacement,
+// versions kept for readers, overtaken writes), the iterator against a model, and multi-insert
+// against a reference (simple inserts): same resulting contents, also concurrently with simple
+// inserts.
 
 #include "memory/flodb/sorted_level.h"
 
