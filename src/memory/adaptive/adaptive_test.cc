@@ -20,6 +20,16 @@
 namespace sluice {
 namespace {
 
+// A factory of "adaptive" components of write_buffer_size bytes that report to a policy of their
+// own (whose hash candidates use 8-byte prefixes and bucket_count buckets).
+AdaptiveComponentFactory FactoryWithPolicy(size_t write_buffer_size, size_t bucket_count) {
+  Options options;
+  options.memtable = "adaptive";
+  options.write_buffer_size = write_buffer_size;
+  return AdaptiveComponentFactory(AdaptiveOptionsFrom(options),
+                                  std::make_shared<AdaptivePolicy>(8, bucket_count));
+}
+
 std::string Key(uint64_t n) {
   std::string k;
   PutFixed64(&k, n * 0x9E3779B97F4A7C15ull);  // spread: every 8-byte prefix distinct
@@ -154,12 +164,8 @@ TEST(AdaptivePolicyTest, HistoryNamesEachDecision) {
 // A component created through the factory with a policy observes its operations (inserts,
 // point reads, iterators) and the next one is chosen from them.
 TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
-  Options options;
-  options.memtable = "adaptive";
-  options.write_buffer_size = 4 << 20;
+  AdaptiveComponentFactory factory = FactoryWithPolicy(4 << 20, /*bucket_count=*/16384);
   const MemoryComponentContext context;
-  AdaptiveComponentFactory factory(AdaptiveOptionsFrom(options),
-                                   std::make_shared<AdaptivePolicy>(8, 16384));
 
   std::unique_ptr<MemoryComponent> first;
   ASSERT_OK(factory.NewComponent(context, &first));
@@ -215,11 +221,9 @@ TEST(AdaptiveComponentTest, ObservesItsOperationsAndChoosesTheNext) {
 // budget is used (a vector would be much cheaper); a component whose choice fits does not.
 TEST(AdaptiveComponentTest, AsksForAnEarlySwitchWhenAnotherFitsMuchBetter) {
   Options options;
-  options.memtable = "adaptive";
   options.write_buffer_size = 1 << 20;
+  AdaptiveComponentFactory factory = FactoryWithPolicy(options.write_buffer_size, 1024);
   const MemoryComponentContext context;
-  AdaptiveComponentFactory factory(AdaptiveOptionsFrom(options),
-                                   std::make_shared<AdaptivePolicy>(8, 1024));
   std::unique_ptr<MemoryComponent> first;
   ASSERT_OK(factory.NewComponent(context, &first));
   SequenceNumber seq = 1;
