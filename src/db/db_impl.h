@@ -99,8 +99,11 @@ class DBImpl final : public DB {
  private:
   // --- db_open.cc ---
   Status RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence);
+  // Replays one WAL file into *mem (flushing it to L0 when full). *last_replayed: the sequence
+  // number of the last record replayed (from this file or an older one); a record not above it
+  // is damage (see the recovery policy in db_open.cc).
   Status ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem, VersionEdit* edit,
-                       SequenceNumber* max_sequence);
+                       SequenceNumber* last_replayed, SequenceNumber* max_sequence);
   Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
   Status CheckVersionFiles() EXCLUDES(mutex_);
   Status NewLoggedComponent(std::shared_ptr<LoggedComponent>* result);

@@ -9,7 +9,11 @@
 //     dropped and reported in the LOG, unless it is a zero-filled region, which our writer never
 //     produces (Corruption with paranoid_checks);
 //   * a read error fails the open with that IOError whatever paranoid_checks says: what follows
-//     is unknown, not damaged, and acknowledged writes may be there.
+//     is unknown, not damaged, and acknowledged writes may be there;
+//   * a record whose sequence number is not above the previous record's (in this file or an
+//     older one) is damage too, handled as a malformed record: the writer logs records in
+//     sequence order, and replaying it would add a second version of a key under one sequence
+//     number (which memory components may refuse, keeping the wrong one).
 // The recovered memory component is flushed to L0 before the DB accepts writes, and a fresh
 // WAL file is started, so a WAL with a torn tail is never appended to.
 
@@ -282,8 +286,9 @@ Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) 
   }
   std::sort(logs.begin(), logs.end());
   std::unique_ptr<MemoryComponent> mem;
+  SequenceNumber last_replayed = 0;
   for (uint64_t number : logs) {
-    s = ReplayLogFile(number, &mem, edit, max_sequence);
+    s = ReplayLogFile(number, &mem, edit, &last_replayed, max_sequence);
     if (!s.ok()) return s;
   }
   if (mem != nullptr && mem->HasEntries()) {
@@ -359,7 +364,8 @@ class RecoveryReporter : public log::Reader::Reporter {
 }  // namespace
 
 Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem,
-                             VersionEdit* edit, SequenceNumber* max_sequence) {
+                             VersionEdit* edit, SequenceNumber* last_replayed,
+                             SequenceNumber* max_sequence) {
   const std::string fname = LogFileName(dbname_, number);
   std::unique_ptr<SequentialFile> file;
   Status s = env_->NewSequentialFile(fname, &file);
@@ -370,7 +376,6 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
   std::string scratch;
   WriteBatch batch;
   uint64_t records = 0;
-  SequenceNumber last_in_file = 0;
   while (reader.ReadRecord(&record, &scratch)) {
     s = reporter.RecordSeen(&stats_);
     if (!s.ok()) return s;
@@ -384,11 +389,18 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
       continue;
     }
     const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
-    if (seq <= last_in_file) {
-      Log(info_log_.get(), "WAL {}: record at offset {} has sequence {} after {}", fname,
-          reader.LastRecordOffset(), seq, last_in_file);
+    if (seq <= *last_replayed) {
+      s = Status::Corruption(
+          fmt::format("record at offset {} has sequence {}, not above {} (open with "
+                      "paranoid_checks=false to skip it)",
+                      reader.LastRecordOffset(), seq, *last_replayed),
+          fname);
+      if (options_.paranoid_checks) return s;
+      Log(info_log_.get(), "WAL: skipped out-of-order record: {}", s.ToString());
+      DBStats::Add(&stats_.recovered_skipped_records, 1);
+      continue;
     }
-    last_in_file = std::max(last_in_file, seq);
+    *last_replayed = seq;
     if (*mem == nullptr) {
       // Replayed writes are no workload to adapt to (an adaptive family does not see them).
       s = component_factory_->NewUnobservedComponent(ComponentContext(), mem);
