@@ -2,12 +2,10 @@
 //
 // Concurrency (cLSM): Get never blocks and takes no lock: it enters an epoch section, reads the
 // current SuperVersion (memory components + SST version) through an atomic pointer and searches
-// it top-down. A write takes an Active slot, reserves its WAL record and its sequence number in
-// one step (log order == sequence order), hands the record to the OS (and syncs it if asked),
-// adds its updates to the memory component and leaves Active. Writers wait only when a full
-// memory component is being switched (switch_mu_) or when flush/compaction fall behind (the
-// stall policy in db_write.cc). mutex_ guards metadata (versions, the list of immutable
-// components, background-job state) and is never taken on the get/put fast path.
+// it top-down. A write (its path: docs/design.md) waits only while a full memory component is
+// being switched (switch_mu_) or when flush/compaction fall behind (the stall policy in
+// db_write.cc). mutex_ guards metadata (versions, the list of immutable components,
+// background-job state) and is never taken on the get/put fast path.
 //
 // Durability: see WriteOptions. Background work: max_background_jobs threads; one is always
 // free for flushes (compactions use at most jobs - 1 threads). After an I/O error in the

@@ -1,25 +1,18 @@
-// db/db_write.cc — the write path, the switch of a full memory component, and the stall
-// policy.
+// db/db_write.cc — the write path (WriteImpl: ReserveOnCurrent, ReserveWrite, CompleteWrite),
+// the switch of a full memory component, SyncWAL, and the stall policy. The path, step by
+// step, is in docs/design.md ("The path of a write"); each step's contract is on its
+// declaration in db_impl.h.
 //
-// A write (Put, Delete, Write):
-//   1. waits while the stall policy says so (never inside an epoch section);
-//   2. claims an Active slot; enters an epoch section; loads the current memory component;
-//   3. reserves its WAL record and takes its sequence number in the same critical section of
-//      the component's log (a sealed log means a switch is under way: retry on the new one);
-//   4. hands the record to the OS, and syncs it if asked (group commit, see wal/log_writer.h),
-//      together with the WAL files of older components not flushed yet, so a synced write
-//      implies every earlier write is durable too;
-//   5. adds its updates to the component (all with the one sequence number);
-//   6. leaves Active (the batch becomes visible) and the epoch section.
-// The flush of a switched component starts only after an epoch grace period, so every writer
-// that reserved on its log before the seal has finished step 5.
-// SyncWAL syncs the logs of the current SuperVersion's components, oldest first: a write
-// completed before it is in one of them, or in a flushed (synced) SST.
+// Two orderings carry the write path's guarantees. The sequence number is taken inside the log
+// reservation (ReserveWrite), so log order is sequence order. And the flush of a switched
+// component starts only after an epoch grace period (db_background.cc), so a writer that
+// reserved on the sealed log has inserted before the flush reads the component: that is why a
+// write holds one epoch section from its reservation to its insertion (ReservedWrite::section).
 //
-// Stall policy: with level0_slowdown_writes_trigger L0 files each
-// write is delayed once by 1 ms; with level0_stop_writes_trigger L0 files writes wait until
-// compaction brings L0 below it; when max_write_buffer_number components exist (one mutable,
-// the rest waiting for flush) a write that finds the mutable one full waits for a flush.
+// Stall policy: with level0_slowdown_writes_trigger L0 files each write is delayed once by
+// 1 ms; with level0_stop_writes_trigger L0 files writes wait until compaction brings L0 below
+// it; when max_write_buffer_number components exist (one mutable, the rest waiting for flush) a
+// write that finds the mutable one full waits for a flush (WaitWhileStalled).
 
 #include <fmt/format.h>
 
