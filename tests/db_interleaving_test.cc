@@ -179,7 +179,7 @@ TEST(FloDBInterleavingTest, ScanWaitsForADrainBatchInFlight) {
   options.drain_threads = 1;
   {
     FloDBComponent c(options, context);
-    constexpr int kKeys = 300;  // more than a drain batch's trigger (kDrainBatchEntries)
+    constexpr int kKeys = 300;  // drained once the writes stop (FloDBComponent::DrainLoop)
     for (int i = 0; i < kKeys; i++) {
       c.Add(static_cast<SequenceNumber>(i + 1), kTypeValue, Key(i), "v", /*keep_older=*/false);
       last.store(static_cast<SequenceNumber>(i + 1));

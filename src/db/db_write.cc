@@ -26,16 +26,52 @@
 
 namespace sluice {
 
+namespace {
+
+// Put and Delete build their one-update batch in a buffer the thread keeps, so a write of a
+// small value allocates nothing. A thread already inside such a write (none today, but a
+// callback could write) gets a batch of its own; a buffer grown past 1 MB by a large value is
+// given back.
+class ThreadBatch {
+ public:
+  ThreadBatch() : batch_(in_use_ ? &own_ : &Cached()), nested_(in_use_) {
+    in_use_ = true;
+    batch_->Clear();
+  }
+  ~ThreadBatch() {
+    if (nested_) return;
+    in_use_ = false;
+    if (batch_->ApproximateSize() > (1u << 20)) *batch_ = WriteBatch();
+  }
+  ThreadBatch(const ThreadBatch&) = delete;
+  ThreadBatch& operator=(const ThreadBatch&) = delete;
+  WriteBatch* get() { return batch_; }
+
+ private:
+  static WriteBatch& Cached() {
+    thread_local WriteBatch batch;
+    return batch;
+  }
+  static thread_local bool in_use_;
+  WriteBatch own_;
+  WriteBatch* const batch_;
+  const bool nested_;
+};
+
+thread_local bool ThreadBatch::in_use_ = false;
+
+}  // namespace
+
 Status DBImpl::Put(const WriteOptions& options, const Slice& key, const Slice& value) {
-  WriteBatch batch;
-  batch.Put(key, value);
-  return Write(options, &batch);
+  ThreadBatch batch;
+  batch.get()->Put(key, value);
+  return Write(options, batch.get());
 }
 
 Status DBImpl::Delete(const WriteOptions& options, const Slice& key) {
-  WriteBatch batch;
-  batch.Delete(key);
-  return Write(options, &batch);
+  ThreadBatch batch;
+  batch.get()->Delete(key);
+  return Write(options, batch.get());
 }
 
 Status DBImpl::ValidateBatch(WriteBatch* batch) const {

@@ -124,7 +124,7 @@ class ConcurrentSkipList {
     uint64_t keys = 0;           // keys looked up
     uint64_t inserted = 0;       // of which linked as new nodes
     uint64_t hops = 0;           // next pointers followed while searching
-    uint64_t levels_reused = 0;  // levels whose search started at the previous key's predecessor
+    uint64_t levels_reused = 0;  // levels whose splice was kept from the previous key (no search)
   };
 
   // Returns the key of the node equal to `probe` (a key in the list's format), linking a new
@@ -258,20 +258,33 @@ class ConcurrentSkipList {
                                bool reuse, InsertStats* stats) {
     if (stats != nullptr) stats->keys++;
     int max_height = max_height_.load(std::memory_order_relaxed);
-    Node* before = head_;
+    // Path sharing, part 1: the previous probe's splice still brackets this (larger) probe on
+    // every level from the lowest one whose successor is not below the probe up (a higher
+    // level's successor is never nearer), so those levels need no search. A node linked there
+    // concurrently only makes the splice stale: the insertion's CAS then fails and the splice
+    // is recomputed, as for any race.
+    int kept = max_height;  // levels [kept, max_height) keep their splice
+    if (reuse) {
+      kept = 0;
+      while (kept < max_height && next[kept] != nullptr && cmp_(next[kept]->Key(), probe) < 0) {
+        kept++;
+      }
+      if (stats != nullptr) stats->levels_reused += static_cast<uint64_t>(max_height - kept);
+    }
+    Node* before = kept < max_height ? prev[kept] : head_;
     for (int level = kMaxHeight - 1; level >= 0; level--) {
       if (level >= max_height) {
         prev[level] = head_;
         next[level] = nullptr;
         continue;
       }
-      // Start from whichever is further along: the node found on the level above, or the
-      // previous probe's predecessor on this level (path sharing).
+      if (level >= kept) continue;
+      // Part 2: start from whichever is further along, the node found on the level above or
+      // the previous probe's predecessor on this level.
       Node* start = before;
       if (reuse && prev[level] != head_ &&
           (before == head_ || cmp_(prev[level]->Key(), before->Key()) > 0)) {
         start = prev[level];
-        if (stats != nullptr) stats->levels_reused++;
       }
       FindSpliceForLevel(probe, start, level, &prev[level], &next[level], stats);
       before = prev[level];

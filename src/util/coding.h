@@ -70,6 +70,22 @@ inline const char* GetVarint32Ptr(const char* p, const char* limit, uint32_t* va
 }
 const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value);
 
+// The first 8 bytes of `key` as a big-endian integer, zero-padded: two keys whose prefixes
+// differ compare (bytewise) as their prefixes do, so a comparison can often stop at one integer
+// compare. Equal prefixes say nothing beyond the first 8 bytes.
+inline uint64_t KeyPrefix64(const Slice& key) {
+  if (key.size() >= 8) {
+    uint64_t v;
+    std::memcpy(&v, key.data(), 8);
+    return __builtin_bswap64(v);  // little-endian hosts (x86-64, AArch64 as built here)
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8; i++) {
+    v = (v << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
+  }
+  return v;
+}
+
 }  // namespace sluice
 
 #endif  // SLUICE_UTIL_CODING_H_

@@ -20,12 +20,13 @@ namespace {
 
 constexpr uint64_t kIdle = 0;
 // Wake the reclaimer early when this many objects wait.
-constexpr uint64_t kWakeThreshold = 4096;
+constexpr uint64_t kWakeThreshold = 1024;
 
 struct Retired {
   void* p;
   void (*deleter)(void*);
-  uint64_t epoch;  // global epoch when retired
+  uint64_t epoch;   // global epoch when retired
+  uint64_t weight;  // objects it stands for (see Retire)
 };
 
 struct alignas(64) ThreadRecord {
@@ -87,16 +88,17 @@ class Manager {
     r->local.store(kIdle, std::memory_order_release);
   }
 
-  void Retire(ThreadRecord* r, void* p, void (*deleter)(void*)) {
+  void Retire(ThreadRecord* r, void* p, void (*deleter)(void*), uint64_t weight) {
     // The caller unlinked p before this call; the fence orders that unlink before our reading of
     // G, so the tag is not older than the state readers can still observe.
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const uint64_t g = global_.load(std::memory_order_relaxed);
     {
       MutexLock l(&r->limbo_mu);
-      r->limbo.push_back(Retired{p, deleter, g});
+      r->limbo.push_back(Retired{p, deleter, g, weight});
     }
-    if (pending_.fetch_add(1, std::memory_order_relaxed) + 1 == kWakeThreshold) {
+    const uint64_t before = pending_.fetch_add(weight, std::memory_order_relaxed);
+    if (before < kWakeThreshold && before + weight >= kWakeThreshold) {
       MutexLock l(&wake_mu_);
       wake_ = true;
       wake_cv_.Signal();
@@ -148,8 +150,12 @@ class Manager {
       }
       r->limbo.erase(keep, r->limbo.end());
     }
-    for (const Retired& item : ready) item.deleter(item.p);
-    pending_.fetch_sub(ready.size(), std::memory_order_relaxed);
+    uint64_t weight = 0;
+    for (const Retired& item : ready) {
+      item.deleter(item.p);
+      weight += item.weight;
+    }
+    pending_.fetch_sub(weight, std::memory_order_relaxed);
   }
 
   void DrainAll() {
@@ -161,16 +167,24 @@ class Manager {
 
  private:
   void ReclaimerLoop() {
+    // Behind: more than kWakeThreshold objects still wait after a round (they were retired
+    // too recently, or a reader holds the epoch back): look again after 1 ms rather than 20,
+    // so pooled records (util/epoch_pool.h) come back for reuse within a few milliseconds.
+    bool behind = false;
     for (;;) {
       {
         MutexLock l(&wake_mu_);
-        wake_cv_.WaitFor(std::chrono::milliseconds(20),
+        wake_cv_.WaitFor(std::chrono::milliseconds(behind ? 1 : 20),
                          [this]() REQUIRES(wake_mu_) { return wake_; });
         wake_ = false;
       }
-      if (pending_.load(std::memory_order_relaxed) == 0) continue;
+      if (pending_.load(std::memory_order_relaxed) == 0) {
+        behind = false;
+        continue;
+      }
       TryAdvance();
       Collect();
+      behind = pending_.load(std::memory_order_relaxed) >= kWakeThreshold;
     }
   }
 
@@ -204,7 +218,9 @@ ThreadRecord* MyRecord() {
 
 void Enter() { TheManager().Enter(MyRecord()); }
 void Exit() { TheManager().Exit(MyRecord()); }
-void Retire(void* p, void (*deleter)(void*)) { TheManager().Retire(MyRecord(), p, deleter); }
+void Retire(void* p, void (*deleter)(void*), uint64_t weight) {
+  TheManager().Retire(MyRecord(), p, deleter, weight);
+}
 
 void Synchronize() {
   assert(MyRecord()->nesting == 0);

@@ -28,8 +28,10 @@ namespace sluice::epoch {
 void Enter();
 void Exit();
 
-// Calls deleter(p) once no critical section that might have seen p is still running.
-void Retire(void* p, void (*deleter)(void*));
+// Calls deleter(p) once no critical section that might have seen p is still running. weight:
+// how many objects p stands for (a batch of records counts as its records), for the count of
+// pending objects that wakes the reclaimer early (and for PendingCount).
+void Retire(void* p, void (*deleter)(void*), uint64_t weight = 1);
 
 template <typename T>
 void RetireDelete(T* p) {

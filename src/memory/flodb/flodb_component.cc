@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "memory/skiplist_rep.h"
+#include "util/coding.h"
 #include "util/cpu.h"
 #include "util/epoch.h"
 #include "util/spin_wait.h"
@@ -101,7 +102,7 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
     return;
   }
   epoch::Guard guard;
-  MembufferEntry* entry = MembufferEntry::New(Membuffer::HashKey(key), seq, type, key, value);
+  MembufferEntry* entry = mbf_->NewEntry(Membuffer::HashKey(key), seq, type, key, value);
   entry->keep_older = keep_older;
   Membuffer::AddResult result;
   for (bool helped = false;;) {
@@ -121,7 +122,7 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
         &displaced);
     writers_.Exit(phase);
     // A displaced entry left its slot under the bucket lock; readers may still hold it.
-    if (displaced != nullptr) epoch::Retire(displaced, &MembufferEntry::Free);
+    if (displaced != nullptr) mbf_->RetireEntry(displaced);
     if (result == Membuffer::AddResult::kAdded) {
       FloDBStats::Add(&stats_->membuffer_adds);
       return;
@@ -140,7 +141,7 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
     }
     break;
   }
-  MembufferEntry::Free(entry);  // never published
+  mbf_->FreeEntry(entry);  // never published
   switch (result) {
     case Membuffer::AddResult::kFull: FloDBStats::Add(&stats_->memtable_full); break;
     case Membuffer::AddResult::kLate: FloDBStats::Add(&stats_->memtable_late); break;
@@ -163,11 +164,16 @@ size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, Sequence
 size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) {
   thread_local std::vector<SortedLevel::Update> updates;
   if (entries->empty()) return 0;
-  std::sort(entries->begin(), entries->end(), [](const MembufferEntry* a, const MembufferEntry* b) {
-    return a->key().compare(b->key()) < 0;
+  // Sorted by key, most comparisons settled by the keys' 8-byte prefixes.
+  thread_local std::vector<std::pair<uint64_t, const MembufferEntry*>> order;
+  order.clear();
+  for (const MembufferEntry* e : *entries) order.emplace_back(KeyPrefix64(e->key()), e);
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return a.second->key().compare(b.second->key()) < 0;
   });
   updates.clear();
-  for (const MembufferEntry* e : *entries) {
+  for (const auto& [prefix, e] : order) {
     updates.push_back({e->key(), e->sequence(), e->type(), e->value(), e->keep_older});
   }
   // Sequence lock for NumEntries: the release fence orders the count before the moves below,
@@ -182,7 +188,7 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
     for (const auto& u : updates) memtable_.Apply(u);
   }
   for (MembufferEntry* e : *entries) {
-    if (mbf_->RemoveDrained(e)) epoch::Retire(e, &MembufferEntry::Free);
+    if (mbf_->RemoveDrained(e)) mbf_->RetireEntry(e);
     // Otherwise an update replaced it in the meantime and retired it.
   }
   moves_finished_.fetch_add(1, std::memory_order_release);
@@ -216,20 +222,25 @@ void FloDBComponent::DrainLoop() {
   int idle_micros = 100;
   const Membuffer& m = *mbf_;
   const size_t partitions = m.partitions();
+  uint64_t writes_seen = 0;
   while (!stop_drainers_.load(std::memory_order_acquire)) {
     size_t moved = 0;
     {
       epoch::Guard guard;
-      // Sweeping a partition costs a pass over its buckets, so drain one when it holds a batch
-      // worth that pass (which also makes multi-insert batches longer), or when the Membuffer
-      // is half full.
+      // Under writes, a partition is drained once it holds an eighth of its share of the byte
+      // budget (or when the whole Membuffer is half full): entries stay long enough to absorb
+      // updates in place, and a batch is large enough that its multi-insert shares most of
+      // each path. When writes have stopped since the last look, whatever is left is drained,
+      // so a quiet Membuffer empties (and a scan then has little to drain).
+      const uint64_t writes = stats_->writes.Get();
+      const bool quiet = writes == writes_seen;
+      writes_seen = writes;
       const bool urgent = m.EntryBytes() >= m.capacity() / 2;
       const int64_t batch_bytes = static_cast<int64_t>(m.PartitionCapacity() / 8);
       for (size_t i = 0; i < partitions; i++) {
         const size_t p = drain_cursor_.fetch_add(1, std::memory_order_relaxed) % partitions;
-        const int64_t entries = m.PartitionEntries(p);
-        if (entries == 0) continue;
-        if (urgent || entries >= kDrainBatchEntries || m.PartitionBytes(p) >= batch_bytes) {
+        if (m.PartitionEntries(p) == 0) continue;
+        if (quiet || urgent || m.PartitionBytes(p) >= batch_bytes) {
           moved += DrainChunk(p, kDrainChunkEntries);
         }
       }

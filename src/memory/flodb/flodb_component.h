@@ -53,11 +53,10 @@ struct FloDBOptions {
 
 class FloDBComponent final : public MemoryComponent {
  public:
-  // A partition is drained once it holds this many entries (or an eighth of its byte budget),
-  // in chunks of about kDrainChunkEntries (a bounded batch keeps entries flowing; a writer
-  // whose bucket is full helps with a chunk of kHelpChunkEntries).
-  static constexpr int64_t kDrainBatchEntries = 128;
-  static constexpr size_t kDrainChunkEntries = 2048;
+  // The drain threads move a partition's entries in chunks of about kDrainChunkEntries (when
+  // they do: see DrainLoop); a writer whose bucket is full helps with a chunk of
+  // kHelpChunkEntries.
+  static constexpr size_t kDrainChunkEntries = 16384;
   static constexpr size_t kHelpChunkEntries = 256;
 
   // stats: the counters shared with the other components of the factory (null: the component

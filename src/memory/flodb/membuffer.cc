@@ -6,13 +6,14 @@
 #include <cstring>
 #include <new>
 
+#include "util/coding.h"
 #include "util/hash.h"
 
 namespace sluice {
 
-MembufferEntry* MembufferEntry::New(uint64_t hash, SequenceNumber seq, ValueType type,
+MembufferEntry* Membuffer::NewEntry(uint64_t hash, SequenceNumber seq, ValueType type,
                                     const Slice& key, const Slice& value) {
-  void* mem = ::operator new(sizeof(MembufferEntry) + key.size() + value.size());
+  void* mem = pool_.Allocate(sizeof(MembufferEntry) + key.size() + value.size());
   auto* e = new (mem) MembufferEntry;
   e->hash = hash;
   e->trailer = PackSequenceAndType(seq, type);
@@ -24,11 +25,6 @@ MembufferEntry* MembufferEntry::New(uint64_t hash, SequenceNumber seq, ValueType
   return e;
 }
 
-void MembufferEntry::Free(void* entry) {
-  static_cast<MembufferEntry*>(entry)->~MembufferEntry();
-  ::operator delete(entry);
-}
-
 namespace {
 
 size_t BucketCount(size_t capacity, size_t partitions) {
@@ -36,6 +32,11 @@ size_t BucketCount(size_t capacity, size_t partitions) {
   // buckets rarely fill unless keys are skewed towards few partitions.
   size_t per_partition = std::max<size_t>(capacity / 128 / 3 / partitions, 1);
   return per_partition;
+}
+
+// Pool blocks: a few per thread for a small Membuffer, 1 MB for a large one.
+size_t PoolBlockSize(size_t capacity) {
+  return std::clamp<size_t>(capacity / 32, 16 << 10, 1 << 20);
 }
 
 }  // namespace
@@ -49,7 +50,8 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
       buckets_(new Bucket[partitions_ * buckets_per_partition_]),
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
                    partitions_ * sizeof(PartitionStats)),
-      stats_(new PartitionStats[partitions_]) {
+      stats_(new PartitionStats[partitions_]),
+      pool_(PoolBlockSize(capacity)) {
   const size_t words = (partitions_ * buckets_per_partition_ + 63) / 64;
   occupied_.reset(new std::atomic<uint64_t>[words]);
   for (size_t i = 0; i < words; i++) occupied_[i].store(0, std::memory_order_relaxed);
@@ -60,11 +62,12 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
 
 Membuffer::~Membuffer() {
   // Not concurrent with anything (the component is being destroyed after a grace period).
+  // The pool's blocks go with it; entries larger than its records live on the heap.
   if (NumEntries() == 0) return;  // the usual case: it was drained
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) {
       MembufferEntry* e = slot.load(std::memory_order_relaxed);
-      if (e != nullptr) MembufferEntry::Free(e);
+      if (e != nullptr) FreeEntry(e);
     }
   }
 }
@@ -73,13 +76,7 @@ uint64_t Membuffer::HashKey(const Slice& key) { return Hash64(key); }
 
 uint64_t Membuffer::PartitionOf(const Slice& key) const {
   if (partition_bits_ == 0) return 0;
-  // The first 8 bytes of the key, big-endian (zero-padded): its most significant bits.
-  uint64_t prefix = 0;
-  const size_t n = std::min<size_t>(key.size(), 8);
-  for (size_t i = 0; i < 8; i++) {
-    prefix = (prefix << 8) | (i < n ? static_cast<unsigned char>(key[i]) : 0);
-  }
-  return prefix >> (64 - partition_bits_);
+  return KeyPrefix64(key) >> (64 - partition_bits_);  // the key's most significant bits
 }
 
 size_t Membuffer::EntryBytes() const {

@@ -11,7 +11,8 @@
 //
 // Invariants (with the sorted level below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
-//     under the bucket lock, and the displaced entry is retired through epoch reclamation.
+//     under the bucket lock, and the displaced entry is retired to the entries' pool, which
+//     reuses it only after an epoch grace period (util/epoch_pool.h).
 //   * The entry of a key is newer than every version of that key below the Membuffer. Hence an
 //     add is refused (kLate) when its sequence number is not above the bucket's max_out_seq or
 //     the Membuffer's floor: a newer version may have left this bucket for the sorted level.
@@ -38,11 +39,12 @@
 #include "base/internal_key.h"
 #include "memory/memory_component.h"
 #include "util/cpu.h"
+#include "util/epoch_pool.h"
 
 namespace sluice {
 
-// One key's newest version in the Membuffer. Allocated with New, freed with Free (through
-// epoch reclamation once published).
+// One key's newest version in the Membuffer. Allocated from its Membuffer's pool
+// (Membuffer::NewEntry), retired to it once unlinked (Membuffer::RetireEntry).
 struct MembufferEntry {
   uint64_t hash;
   uint64_t trailer;  // sequence << 8 | type
@@ -51,16 +53,14 @@ struct MembufferEntry {
   uint32_t key_size;
   uint32_t value_size;
 
-  static MembufferEntry* New(uint64_t hash, SequenceNumber seq, ValueType type, const Slice& key,
-                             const Slice& value);
-  static void Free(void* entry);
-
   Slice key() const { return Slice(data(), key_size); }
   Slice value() const { return Slice(data() + key_size, value_size); }
   SequenceNumber sequence() const { return trailer >> 8; }
   ValueType type() const { return static_cast<ValueType>(trailer & 0xff); }
   // Bytes this entry accounts for (header, key, value, allocator overhead estimate).
   size_t Charge() const { return sizeof(MembufferEntry) + key_size + value_size + 16; }
+  // Bytes of its allocation.
+  size_t AllocatedSize() const { return sizeof(MembufferEntry) + key_size + value_size; }
 
  private:
   const char* data() const { return reinterpret_cast<const char*>(this + 1); }
@@ -76,6 +76,15 @@ class Membuffer {
   ~Membuffer();
   Membuffer(const Membuffer&) = delete;
   Membuffer& operator=(const Membuffer&) = delete;
+
+  // An entry from the pool. Thread-safe.
+  MembufferEntry* NewEntry(uint64_t hash, SequenceNumber seq, ValueType type, const Slice& key,
+                           const Slice& value);
+  // An entry that left its slot (displaced, or drained and removed): reused after an epoch grace
+  // period, so readers that found it in the slot may go on reading it.
+  void RetireEntry(MembufferEntry* e) { pool_.Retire(e, e->AllocatedSize()); }
+  // An entry that was never published: reused at once.
+  void FreeEntry(MembufferEntry* e) { pool_.Free(e, e->AllocatedSize()); }
 
   // Adds at or below the floor go below (see the invariants). seq_cst: a writer that takes its
   // sequence number after this store reads the new floor.
@@ -117,7 +126,11 @@ class Membuffer {
   bool RemoveDrained(MembufferEntry* entry);
 
   size_t EntryBytes() const;
+  // The table and the live entries. Entries retired and waiting for their grace period (a few
+  // milliseconds of writes; see util/epoch.h) and free records of the pool are not counted:
+  // the pool reuses them for the next entries (PoolBytes is its whole footprint).
   size_t ApproximateMemoryUsage() const { return table_bytes_ + EntryBytes(); }
+  size_t PoolBytes() const { return pool_.MemoryUsage(); }
   bool IsEmpty() const;
   uint64_t NumEntries() const;
   // Entries in one partition (approximate while writers run).
@@ -200,6 +213,7 @@ class Membuffer {
 
   std::atomic<SequenceNumber> floor_{0};
   std::unique_ptr<PartitionStats[]> stats_;
+  EpochPool pool_;
 };
 
 template <typename MustKeep, typename PushDown>

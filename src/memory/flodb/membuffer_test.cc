@@ -13,9 +13,9 @@ namespace sluice {
 
 namespace {
 
-MembufferEntry* Entry(const std::string& key, SequenceNumber seq, const std::string& value,
-                      ValueType type = kTypeValue) {
-  return MembufferEntry::New(Membuffer::HashKey(key), seq, type, key, value);
+MembufferEntry* Entry(Membuffer* m, const std::string& key, SequenceNumber seq,
+                      const std::string& value, ValueType type = kTypeValue) {
+  return m->NewEntry(Membuffer::HashKey(key), seq, type, key, value);
 }
 
 struct Recorder {
@@ -35,12 +35,12 @@ TEST(Membuffer, AddReplaceReadAtSequence) {
   Membuffer m(1 << 20, 0, 6);
   Recorder r;
   MembufferEntry* displaced = nullptr;
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("k", 5, "v5"), &r, &displaced));
-  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("k", 9, "v9"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "k", 5, "v5"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry(&m, "k", 9, "v9"), &r, &displaced));
   ASSERT_NE(nullptr, displaced);
   EXPECT_EQ(5u, displaced->sequence());
   EXPECT_TRUE(r.pushed.empty());  // nobody needed v5
-  MembufferEntry::Free(displaced);
+  m.FreeEntry(displaced);
 
   MemoryLookup got;
   bool shadowed;
@@ -52,16 +52,16 @@ TEST(Membuffer, AddReplaceReadAtSequence) {
   EXPECT_FALSE(shadowed);
 
   // An older write for the key is refused: it belongs below.
-  MembufferEntry* older = Entry("k", 7, "v7");
+  MembufferEntry* older = Entry(&m, "k", 7, "v7");
   EXPECT_EQ(Membuffer::AddResult::kOlder, Add(&m, older, &r, &displaced));
-  MembufferEntry::Free(older);
+  m.FreeEntry(older);
 
   // A reader needs the old version: it is pushed down before the slot changes.
   r.keep = true;
-  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("k", 12, "v12"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry(&m, "k", 12, "v12"), &r, &displaced));
   ASSERT_EQ(1u, r.pushed.size());
   EXPECT_EQ(9u, r.pushed[0]);
-  MembufferEntry::Free(displaced);
+  m.FreeEntry(displaced);
   EXPECT_EQ(1u, m.NumEntries());
 }
 
@@ -70,33 +70,33 @@ TEST(Membuffer, FloorAndMaxOutSeqRefuseLateWrites) {
   Recorder r;
   MembufferEntry* displaced;
   EXPECT_EQ(0u, m.floor());
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 3, "a3"), &r, &displaced));
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("b", 4, "b4"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "a", 3, "a3"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "b", 4, "b4"), &r, &displaced));
 
   // A scan at 10 raises the floor: adds <= 10 go below, taking the key's entry with them.
   m.RaiseFloor(10);
   m.RaiseFloor(5);  // the floor only rises
   EXPECT_EQ(10u, m.floor());
-  MembufferEntry* a8 = Entry("a", 8, "a8");
+  MembufferEntry* a8 = Entry(&m, "a", 8, "a8");
   EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, a8, &r, &displaced));
-  MembufferEntry::Free(a8);
+  m.FreeEntry(a8);
   ASSERT_NE(nullptr, displaced);
   EXPECT_EQ(3u, displaced->sequence());
-  MembufferEntry::Free(displaced);
+  m.FreeEntry(displaced);
   ASSERT_EQ(std::vector<SequenceNumber>{3}, r.pushed);
   MemoryLookup got;
   bool shadowed;
   EXPECT_FALSE(m.Get("a", Membuffer::HashKey("a"), 100, &got, &shadowed));
-  MembufferEntry* c9 = Entry("c", 9, "c9");
+  MembufferEntry* c9 = Entry(&m, "c", 9, "c9");
   EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, c9, &r, &displaced));  // no entry: just below
-  MembufferEntry::Free(c9);
+  m.FreeEntry(c9);
   EXPECT_EQ(nullptr, displaced);
 
   // Replacing an entry <= floor pushes it below first, even when no reader asked for it.
-  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry("b", 11, "b11"), &r, &displaced));
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry(&m, "b", 11, "b11"), &r, &displaced));
   EXPECT_EQ((std::vector<SequenceNumber>{3, 4}), r.pushed);
-  MembufferEntry::Free(displaced);
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 12, "a12"), &r, &displaced));
+  m.FreeEntry(displaced);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "a", 12, "a12"), &r, &displaced));
 
   // A drain up to 11 takes b11 and leaves a12 (its bucket stays flagged for later chunks).
   std::vector<MembufferEntry*> drained;
@@ -110,16 +110,16 @@ TEST(Membuffer, FloorAndMaxOutSeqRefuseLateWrites) {
   drained.push_back(again[0]);
   for (MembufferEntry* e : drained) {
     ASSERT_TRUE(m.RemoveDrained(e));
-    MembufferEntry::Free(e);
+    m.FreeEntry(e);
   }
   EXPECT_TRUE(m.IsEmpty());
 
   // "a"'s bucket remembers sequence 12: a later add of that bucket's keys with a smaller
   // sequence is late (a newer version may be below).
-  MembufferEntry* late = Entry("a", 12, "y");
+  MembufferEntry* late = Entry(&m, "a", 12, "y");
   EXPECT_EQ(Membuffer::AddResult::kLate, Add(&m, late, &r, &displaced));
-  MembufferEntry::Free(late);
-  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry("a", 13, "y"), &r, &displaced));
+  m.FreeEntry(late);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "a", 13, "y"), &r, &displaced));
 }
 
 TEST(Membuffer, FullBucketsAndByteBudget) {
@@ -128,13 +128,13 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
   MembufferEntry* displaced;
   int added = 0, full = 0;
   for (int i = 0; i < 20000; i++) {
-    MembufferEntry* e = Entry("key" + std::to_string(i), static_cast<SequenceNumber>(i + 1), "v");
+    MembufferEntry* e = Entry(&one_slot, "key" + std::to_string(i), static_cast<SequenceNumber>(i + 1), "v");
     const auto result = Add(&one_slot, e, &r, &displaced);
     if (result == Membuffer::AddResult::kAdded) {
       added++;
     } else {
       EXPECT_EQ(Membuffer::AddResult::kFull, result);
-      MembufferEntry::Free(e);
+      one_slot.FreeEntry(e);
       full++;
     }
   }
@@ -148,11 +148,11 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
   for (int i = 0; i < 100; i++) {
     std::string key = "k";
     key += std::to_string(i);  // (not "k" + ...: GCC 12 -Wrestrict false positive)
-    MembufferEntry* e = Entry(key, static_cast<SequenceNumber>(i + 1), big);
+    MembufferEntry* e = Entry(&small, key, static_cast<SequenceNumber>(i + 1), big);
     if (Add(&small, e, &r, &displaced) == Membuffer::AddResult::kAdded) {
       small_added++;
     } else {
-      MembufferEntry::Free(e);
+      small.FreeEntry(e);
     }
   }
   EXPECT_LE(small.EntryBytes(), 4096u + 2 * (big.size() + 100));
@@ -179,7 +179,7 @@ TEST(Membuffer, ChunksDrainEverythingEventually) {
   for (int i = 0; i < 5000; i++) {
     std::string key(8, '\0');
     for (int b = 0; b < 8; b++) key[b] = static_cast<char>((i * 2654435761u) >> (b * 4));
-    Add(&m, Entry(key, static_cast<SequenceNumber>(i + 1), "v"), &r, &displaced);
+    Add(&m, Entry(&m, key, static_cast<SequenceNumber>(i + 1), "v"), &r, &displaced);
   }
   const uint64_t total = m.NumEntries();
   uint64_t drained = 0;
@@ -189,7 +189,7 @@ TEST(Membuffer, ChunksDrainEverythingEventually) {
       m.CollectChunk(p, 100, &chunk);
       for (MembufferEntry* e : chunk) {
         ASSERT_TRUE(m.RemoveDrained(e));
-        MembufferEntry::Free(e);
+        m.FreeEntry(e);
         drained++;
       }
     }

@@ -2,6 +2,7 @@
 
 #include "memory/flodb/sorted_level.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -24,76 +25,84 @@ std::atomic<uintptr_t>* HeadOf(const char* node_key) {
 }
 
 Slice UserKeyOf(const char* node_key) {
-  uint32_t len;
-  const char* p = GetVarint32Ptr(node_key + 8, node_key + 13, &len);
-  return Slice(p, len);
+  return Slice(node_key + SortedLevel::kNodeHeader, DecodeFixed32(node_key + 16));
 }
 
-size_t Charge(const Version* v) { return sizeof(Version) + v->value_size + 16; }
-
-void DeleteVersion(void* p) {
-  Version* v = static_cast<Version*>(p);
-  v->~Version();
-  ::operator delete(p);
-}
+size_t AllocatedSize(const Version* v) { return sizeof(Version) + v->value_size; }
 
 }  // namespace
 
 int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) const {
-  return UserKeyOf(a).compare(UserKeyOf(b));
+  const uint64_t pa = DecodeFixed64(a + 8), pb = DecodeFixed64(b + 8);
+  if (pa != pb) return pa < pb ? -1 : 1;
+  // Equal prefixes: the first min(8, length) bytes are equal, and a key shorter than 8 bytes is
+  // a prefix of the other (its zero padding matched), so only bytes past 8 and the lengths are
+  // left to compare.
+  const uint32_t la = DecodeFixed32(a + 16), lb = DecodeFixed32(b + 16);
+  if (la > 8 && lb > 8) {
+    const int r = std::memcmp(a + kNodeHeader + 8, b + kNodeHeader + 8, std::min(la, lb) - 8);
+    if (r != 0) return r;
+  }
+  return la < lb ? -1 : (la > lb ? 1 : 0);
 }
 
 SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats)
     : arena_(arena_block_size),
       list_(NodeKeyComparator(), &arena_),
       keep_(std::move(keep)),
-      stats_(stats) {}
+      stats_(stats),
+      pool_(arena_block_size) {}
 
 SortedLevel::~SortedLevel() {
-  // Not concurrent with anything: free every version still linked.
+  // Not concurrent with anything. The pool's blocks go with it; versions too large for its
+  // records live on the heap and are freed here.
   List::Iterator it(&list_);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     Version* v = Ptr(HeadOf(it.key())->load(std::memory_order_relaxed));
     while (v != nullptr) {
       Version* older = Ptr(v->older.load(std::memory_order_relaxed));
-      DeleteVersion(v);
+      if (AllocatedSize(v) > EpochPool::kMaxPooledSize) pool_.Free(v, AllocatedSize(v));
       v = older;
     }
   }
 }
 
 Version* SortedLevel::NewVersion(const Update& u) {
-  void* mem = ::operator new(sizeof(Version) + u.value.size());
+  void* mem = pool_.Allocate(sizeof(Version) + u.value.size());
   auto* v = new (mem) Version;
   v->trailer = PackSequenceAndType(u.sequence, u.type);
   v->older.store(0, std::memory_order_relaxed);
   v->value_size = static_cast<uint32_t>(u.value.size());
   v->keep_older = u.keep_older;
   std::memcpy(reinterpret_cast<char*>(v + 1), u.value.data(), u.value.size());
-  version_bytes_.fetch_add(Charge(v), std::memory_order_relaxed);
   versions_.fetch_add(1, std::memory_order_relaxed);
   stats_->versions_added.Add(1);
   return v;
 }
 
 void SortedLevel::FreeVersion(Version* v) {
-  version_bytes_.fetch_sub(Charge(v), std::memory_order_relaxed);
   versions_.fetch_sub(1, std::memory_order_relaxed);
-  DeleteVersion(v);
+  pool_.Free(v, AllocatedSize(v));  // never published
+}
+
+void SortedLevel::EncodeNodeHeader(const Slice& key, char* dst) {
+  EncodeFixed64(dst + 8, KeyPrefix64(key));
+  EncodeFixed32(dst + 16, static_cast<uint32_t>(key.size()));
 }
 
 void SortedLevel::EncodeProbe(const Slice& key, std::string* probe) {
-  probe->assign(8, '\0');
-  PutVarint32(probe, static_cast<uint32_t>(key.size()));
-  probe->append(key.data(), key.size());
+  probe->resize(kNodeHeader + key.size());
+  char* p = probe->data();
+  EncodeFixed64(p, 0);
+  EncodeNodeHeader(key, p);
+  std::memcpy(p + kNodeHeader, key.data(), key.size());
 }
 
 const char* SortedLevel::MakeNode(const Slice& key) {
-  const size_t size = 8 + VarintLength(key.size()) + key.size();
-  char* mem = list_.AllocateKey(size);
+  char* mem = list_.AllocateKey(kNodeHeader + key.size());
   new (mem) std::atomic<uintptr_t>(0);
-  char* p = EncodeVarint32(mem + 8, static_cast<uint32_t>(key.size()));
-  std::memcpy(p, key.data(), key.size());
+  EncodeNodeHeader(key, mem);
+  std::memcpy(mem + kNodeHeader, key.data(), key.size());
   return mem;
 }
 
@@ -137,11 +146,10 @@ void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
       uintptr_t expected = h_raw;
       if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
                                         std::memory_order_release, std::memory_order_relaxed)) {
-        version_bytes_.fetch_sub(Charge(h), std::memory_order_relaxed);
         versions_.fetch_sub(1, std::memory_order_relaxed);
         stats_->in_place_updates.Add(1);
         // Readers inside an epoch section may still be on h: free it after they leave.
-        epoch::Retire(h, &DeleteVersion);
+        pool_.Retire(h, AllocatedSize(h));
         return;
       }
       h->older.store(n, std::memory_order_release);  // unmark and retry
@@ -266,10 +274,8 @@ class SortedLevelIterator final : public InternalIterator {
     epoch::Guard guard;
     const Slice user_key = ExtractUserKey(target);
     const uint64_t trailer = ExtractTrailer(target);
-    std::string probe(8, '\0');
-    PutVarint32(&probe, static_cast<uint32_t>(user_key.size()));
-    probe.append(user_key.data(), user_key.size());
-    it_.Seek(probe.data());
+    SortedLevel::EncodeProbe(user_key, &probe_);
+    it_.Seek(probe_.data());
     // Internal order puts larger trailers first: the first version with trailer <= target's.
     if (it_.Valid() && UserKeyOf(it_.key()) == user_key) {
       if (LandOn([&](uint64_t t) { return t <= trailer; }, /*first=*/true)) return;
@@ -350,6 +356,7 @@ class SortedLevelIterator final : public InternalIterator {
   uint64_t trailer_ = 0;
   std::string key_;
   std::string value_;
+  std::string probe_;  // Seek's target in the node format, reused
 };
 
 std::unique_ptr<InternalIterator> SortedLevel::NewIterator(bool stable) const {

@@ -2,9 +2,10 @@
 // skiplist with one node per user key, each node holding a chain of versions, newest first.
 //
 // A write of a key that is already present replaces the newest version in place (one CAS on the
-// node's head; the replaced version is retired through epoch reclamation) unless a reader may
-// still need it — keep(older_seq, newer_seq) says so, or the write belongs to a multi-update
-// batch — in which case the old version stays in the chain behind the new one. A version older
+// node's head; the replaced version is retired to the versions' pool, which reuses it only after
+// an epoch grace period, util/epoch_pool.h) unless a reader may still need it —
+// keep(older_seq, newer_seq) says so, or the write belongs to a multi-update batch — in which
+// case the old version stays in the chain behind the new one. A version older
 // than the newest (a writer that was overtaken) is linked at its place in the chain if a reader
 // may need it, and dropped otherwise. Nodes are never removed.
 //
@@ -34,6 +35,7 @@
 #include "memory/flodb/flodb_stats.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
+#include "util/epoch_pool.h"
 
 namespace sluice {
 
@@ -70,12 +72,14 @@ class SortedLevel {
   // into the versions instead of copying them.
   std::unique_ptr<InternalIterator> NewIterator(bool stable = false) const;
 
-  size_t ApproximateMemoryUsage() const {
-    return arena_.MemoryUsage() + version_bytes_.load(std::memory_order_relaxed);
-  }
+  // The nodes' arena and every byte of the versions' pool (live, retired and free versions).
+  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage() + pool_.MemoryUsage(); }
   uint64_t NumVersions() const { return versions_.load(std::memory_order_relaxed); }
 
-  // Node keys: [8-byte version-chain head][varint32 key length][key bytes].
+  // Node keys: [8-byte version-chain head][8-byte KeyPrefix64 of the key][fixed32 key length]
+  // [key bytes]. Most comparisons end at the prefix (one integer compare); the rest compare the
+  // bytes past the first 8. Probes have the same layout (with a zero head).
+  static constexpr size_t kNodeHeader = 8 + 8 + 4;  // head, prefix, length
   struct NodeKeyComparator {
     int operator()(const char* a, const char* b) const;
   };
@@ -92,14 +96,15 @@ class SortedLevel {
   void ApplyToNode(std::atomic<uintptr_t>* head, Version* v);
   const char* MakeNode(const Slice& key);
   static void EncodeProbe(const Slice& key, std::string* probe);
+  static void EncodeNodeHeader(const Slice& key, char* dst);
   const char* FindNode(const Slice& key) const;
 
   ConcurrentArena arena_;
   List list_;
   KeepFn keep_;
-  std::atomic<size_t> version_bytes_{0};
   std::atomic<uint64_t> versions_{0};
   FloDBStats* const stats_;
+  EpochPool pool_;  // the versions
 };
 
 struct SortedLevel::Version {

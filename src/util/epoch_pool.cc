@@ -1,0 +1,177 @@
+// util/epoch_pool.cc — see epoch_pool.h for the design and its invariants.
+
+#include "util/epoch_pool.h"
+
+#include <algorithm>
+#include <cassert>
+#include <new>
+#include <utility>
+
+#include "util/epoch.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SLUICE_POOL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLUICE_POOL_ASAN 1
+#endif
+#endif
+
+#ifdef SLUICE_POOL_ASAN
+#include <sanitizer/asan_interface.h>
+#define SLUICE_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define SLUICE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define SLUICE_POISON(p, n) ((void)(p), (void)(n))
+#define SLUICE_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace sluice {
+
+struct EpochPool::Depot {
+  Mutex mu;
+  std::vector<void*> free[kClasses] GUARDED_BY(mu);
+  std::vector<std::unique_ptr<char[]>> blocks GUARDED_BY(mu);
+  // Records in `free`, all classes: read without mu to skip an empty depot.
+  std::atomic<size_t> free_records{0};
+  std::atomic<size_t> bytes{0};  // blocks and heap records
+};
+
+namespace {
+
+size_t ClassOf(size_t size) { return (std::max<size_t>(size, 1) + EpochPool::kAlignment - 1) /
+                                      EpochPool::kAlignment - 1; }
+size_t ClassBytes(size_t size_class) { return (size_class + 1) * EpochPool::kAlignment; }
+
+// Records retired together, handed back to the depot after their grace period.
+struct RetiredBatch {
+  std::shared_ptr<EpochPool::Depot> depot;
+  std::vector<EpochPool::Retired> records;
+};
+
+void ReturnBatch(void* p) {
+  std::unique_ptr<RetiredBatch> batch(static_cast<RetiredBatch*>(p));
+  EpochPool::Depot& depot = *batch->depot;
+  MutexLock l(&depot.mu);
+  for (const EpochPool::Retired& r : batch->records) {
+    SLUICE_POISON(r.p, ClassBytes(r.size_class));
+    depot.free[r.size_class].push_back(r.p);
+  }
+  depot.free_records.fetch_add(batch->records.size(), std::memory_order_relaxed);
+}
+
+void DeleteHeapRecord(void* p) { ::operator delete(p, std::align_val_t(EpochPool::kAlignment)); }
+
+}  // namespace
+
+EpochPool::EpochPool(size_t block_size)
+    : block_size_(std::max(block_size, kMaxPooledSize)),
+      depot_(std::make_shared<Depot>()),
+      caches_(new Cache[kCaches]) {}
+
+EpochPool::~EpochPool() {
+  // Records in the caches' retired lists are simply dropped: nothing uses the pool any more.
+  // Their blocks (and the depot) go when the last batch in flight has returned its records.
+}
+
+EpochPool::Cache& EpochPool::MyCache() { return caches_[ThreadIndex() % kCaches]; }
+
+void EpochPool::Lock(Cache* c) {
+  // acquire: the critical section sees the previous holder's changes to the cache.
+  while (c->locked.exchange(true, std::memory_order_acquire)) {
+    while (c->locked.load(std::memory_order_relaxed)) CpuRelax();
+  }
+}
+
+void EpochPool::Unlock(Cache* c) { c->locked.store(false, std::memory_order_release); }
+
+void* EpochPool::Carve(Cache* c, size_t rounded) {
+  if (c->bump_left < rounded) {
+    std::unique_ptr<char[]> block(new char[block_size_]);  // not zeroed
+    c->bump = block.get();
+    c->bump_left = block_size_;
+    Depot& depot = *depot_;
+    MutexLock l(&depot.mu);
+    depot.blocks.push_back(std::move(block));
+    depot.bytes.fetch_add(block_size_, std::memory_order_relaxed);
+  }
+  // Blocks come from operator new[], aligned for any fundamental type (16 bytes), and every
+  // record is a multiple of 16 bytes.
+  void* p = c->bump;
+  c->bump += rounded;
+  c->bump_left -= rounded;
+  return p;
+}
+
+void* EpochPool::Allocate(size_t size) {
+  if (size > kMaxPooledSize) {
+    depot_->bytes.fetch_add(size, std::memory_order_relaxed);
+    return ::operator new(size, std::align_val_t(kAlignment));
+  }
+  const size_t cls = ClassOf(size);
+  Cache& c = MyCache();
+  Lock(&c);
+  std::vector<void*>& free = c.free[cls];
+  Depot& depot = *depot_;
+  if (free.empty() && depot.free_records.load(std::memory_order_relaxed) > 0) {
+    MutexLock l(&depot.mu);
+    std::vector<void*>& shared = depot.free[cls];
+    const size_t n = std::min(shared.size(), kDepotBatch);
+    free.insert(free.end(), shared.end() - static_cast<std::ptrdiff_t>(n), shared.end());
+    shared.resize(shared.size() - n);
+    depot.free_records.fetch_sub(n, std::memory_order_relaxed);
+  }
+  void* p;
+  if (!free.empty()) {
+    p = free.back();
+    free.pop_back();
+  } else {
+    p = Carve(&c, ClassBytes(cls));
+  }
+  Unlock(&c);
+  SLUICE_UNPOISON(p, ClassBytes(cls));
+  return p;
+}
+
+void EpochPool::Retire(void* p, size_t size) {
+  if (size > kMaxPooledSize) {
+    depot_->bytes.fetch_sub(size, std::memory_order_relaxed);
+    epoch::Retire(p, &DeleteHeapRecord);
+    return;
+  }
+  std::unique_ptr<RetiredBatch> batch;
+  Cache& c = MyCache();
+  Lock(&c);
+  c.retired.push_back(Retired{p, ClassOf(size)});
+  if (c.retired.size() >= kRetireBatch) {
+    batch = std::make_unique<RetiredBatch>();
+    batch->records.swap(c.retired);
+  }
+  Unlock(&c);
+  if (batch != nullptr) {
+    batch->depot = depot_;
+      // The grace period starts now, after the unlink of every record of the batch.
+    const uint64_t records = batch->records.size();
+    epoch::Retire(batch.release(), &ReturnBatch, records);
+  }
+}
+
+void EpochPool::Free(void* p, size_t size) {
+  if (size > kMaxPooledSize) {
+    depot_->bytes.fetch_sub(size, std::memory_order_relaxed);
+    DeleteHeapRecord(p);
+    return;
+  }
+  const size_t cls = ClassOf(size);
+  SLUICE_POISON(p, ClassBytes(cls));
+  Cache& c = MyCache();
+  Lock(&c);
+  c.free[cls].push_back(p);
+  Unlock(&c);
+}
+
+size_t EpochPool::MemoryUsage() const { return depot_->bytes.load(std::memory_order_relaxed); }
+
+}  // namespace sluice
