@@ -128,9 +128,8 @@ class Membuffer {
   size_t EntryBytes() const;
   // The table and the live entries. Entries retired and waiting for their grace period (a few
   // milliseconds of writes; see util/epoch.h) and free records of the pool are not counted:
-  // the pool reuses them for the next entries (PoolBytes is its whole footprint).
+  // the pool reuses them for the next entries.
   size_t ApproximateMemoryUsage() const { return table_bytes_ + EntryBytes(); }
-  size_t PoolBytes() const { return pool_.MemoryUsage(); }
   bool IsEmpty() const;
   uint64_t NumEntries() const;
   // Entries in one partition (approximate while writers run).
