@@ -3,12 +3,12 @@
 #include "util/epoch_pool.h"
 
 #include <algorithm>
-#include <cassert>
 #include <new>
 #include <utility>
 
 #include "util/epoch.h"
 #include "util/mutex.h"
+#include "util/spin_wait.h"
 #include "util/thread_annotations.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -41,8 +41,9 @@ struct EpochPool::Depot {
 
 namespace {
 
-size_t ClassOf(size_t size) { return (std::max<size_t>(size, 1) + EpochPool::kAlignment - 1) /
-                                      EpochPool::kAlignment - 1; }
+size_t ClassOf(size_t size) {
+  return (std::max<size_t>(size, 1) + EpochPool::kAlignment - 1) / EpochPool::kAlignment - 1;
+}
 size_t ClassBytes(size_t size_class) { return (size_class + 1) * EpochPool::kAlignment; }
 
 // Records retired together, handed back to the depot after their grace period.
@@ -80,8 +81,9 @@ EpochPool::Cache& EpochPool::MyCache() { return caches_[ThreadIndex() % kCaches]
 
 void EpochPool::Lock(Cache* c) {
   // acquire: the critical section sees the previous holder's changes to the cache.
+  // SpinWait yields after a few rounds: the holder may have been preempted on a busy core.
   while (c->locked.exchange(true, std::memory_order_acquire)) {
-    while (c->locked.load(std::memory_order_relaxed)) CpuRelax();
+    SpinWait([c] { return !c->locked.load(std::memory_order_relaxed); });
   }
 }
 
@@ -152,10 +154,14 @@ void EpochPool::Retire(void* p, size_t size) {
   Unlock(&c);
   if (batch != nullptr) {
     batch->depot = depot_;
-      // The grace period starts now, after the unlink of every record of the batch.
+    // The grace period starts now, after the unlink of every record of the batch.
     const uint64_t records = batch->records.size();
     epoch::Retire(batch.release(), &ReturnBatch, records);
   }
+}
+
+void EpochPool::FreeIfOnHeap(void* p, size_t size) {
+  if (size > kMaxPooledSize) Free(p, size);
 }
 
 void EpochPool::Free(void* p, size_t size) {

@@ -61,8 +61,11 @@ class EpochPool {
   // p (allocated with this size) has been unlinked: reuse it once every epoch section running
   // now has ended. Thread-safe.
   void Retire(void* p, size_t size);
-  // p was never published (or the pool is being torn down): reusable at once.
+  // p was never published: reusable at once.
   void Free(void* p, size_t size);
+  // For an owner tearing down (nothing uses its records any more): frees p if it is a heap
+  // record; records in the pool's blocks go with the pool.
+  void FreeIfOnHeap(void* p, size_t size);
 
   size_t MemoryUsage() const;
 

@@ -67,7 +67,7 @@ Membuffer::~Membuffer() {
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) {
       MembufferEntry* e = slot.load(std::memory_order_relaxed);
-      if (e != nullptr) FreeEntry(e);
+      if (e != nullptr) pool_.FreeIfOnHeap(e, e->AllocatedSize());
     }
   }
 }

@@ -61,7 +61,7 @@ SortedLevel::~SortedLevel() {
     Version* v = Ptr(HeadOf(it.key())->load(std::memory_order_relaxed));
     while (v != nullptr) {
       Version* older = Ptr(v->older.load(std::memory_order_relaxed));
-      if (AllocatedSize(v) > EpochPool::kMaxPooledSize) pool_.Free(v, AllocatedSize(v));
+      pool_.FreeIfOnHeap(v, AllocatedSize(v));
       v = older;
     }
   }
