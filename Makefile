@@ -2,10 +2,11 @@
 # (scripts/install-deps.sh), so each works on a fresh machine.
 #
 #   make bench      Release build, then the headline benchmark (sluice vs RocksDB vs LevelDB)
-#   make test       every test: the lock-contract check (make thread-safety), the short fuzzing
-#                   run, the Python package's tests (pip install into build/python-venv, pytest),
-#                   then every ctest test (GoogleTest suites, linearizability checks, the short
-#                   crash test, the CLI's tests)
+#   make test       every test: the lock-contract check (make thread-safety), the Python
+#                   package's tests (pip install into build/python-venv, pytest), then every
+#                   ctest test (GoogleTest suites, linearizability checks, the short crash test,
+#                   the CLI's and the server's tests). CI (.ci/run) runs exactly this. Long runs
+#                   have their own targets: sanitizer suites, crash test, fuzzing, benchmarks.
 #   make thread-safety  the library built with clang -Wthread-safety -Werror (compile only, -O0):
 #                   checks the GUARDED_BY/REQUIRES lock contracts (src/util/mutex.h)
 #   make python-test  the Python package alone (scripts/python-test.sh)
@@ -13,7 +14,7 @@
 #   make test-tsan  every test under ThreadSanitizer
 #   make crash-test the long crash test: sluice_stress killed >= 200 times (tests/crash, ~6 min)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS each (default 300; scripts/fuzz.sh)
-#   make fuzz-smoke the short fuzzing run (15 s per target)
+#   make fuzz-smoke the short fuzzing run (15 s per target, after building the fuzz preset)
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
@@ -56,9 +57,8 @@ bench-buffer: build
 bench-server: build
 	N=1000000 RUNS=5 bench/server_experiments.sh
 
-# The lock-contract check, the short fuzzing run and the Python tests come first, so ctest's
-# summary is printed last.
-test: deps thread-safety fuzz-smoke python-test
+# The lock-contract check and the Python tests come first, so ctest's summary is printed last.
+test: deps thread-safety python-test
 	cmake --preset dev >/dev/null
 	cmake --build build/dev -j $(JOBS)
 	ctest --preset dev -j $(JOBS)
