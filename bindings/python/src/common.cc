@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace sluice_python {
@@ -31,20 +33,69 @@ py::handle NewException(py::module_& m, const char* name, const char* doc, py::h
 
 std::atomic<unsigned long> g_main_thread{0};
 
-}  // namespace
+bool IsMainThread() { return PyThread_get_thread_ident() == g_main_thread.load(); }
 
-void RecordMainThread() {
-  g_main_thread =
-      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+// The exit gate (common.h). A plain mutex: a thread holds it only to read or change the two
+// fields, never while it waits for the GIL, so the gate adds no lock order with the GIL.
+struct ExitGate {
+  std::mutex mu;
+  std::condition_variable none_taking;  // signalled when taking drops to 0 with closed set
+  bool closed = false;                  // set once, by the atexit handler
+  int taking = 0;  // non-main threads between TryEnterGilTake and ExitGilTake
+};
+ExitGate& Gate() {
+  static ExitGate* gate = new ExitGate;  // never destroyed: daemon threads may use it at exit
+  return *gate;
 }
 
-bool MustNotTakeGil() {
+bool InterpreterFinalizing() {
 #if PY_VERSION_HEX >= 0x030D0000
-  const bool finalizing = Py_IsFinalizing();
+  return Py_IsFinalizing();
 #else
-  const bool finalizing = _Py_IsFinalizing();
+  return _Py_IsFinalizing();
 #endif
-  return finalizing && PyThread_get_thread_ident() != g_main_thread.load();
+}
+
+// Run by atexit, on the main thread with the GIL: closes the gate, then waits with the GIL
+// released for the threads already past it to hold the GIL and leave (they need the GIL, which
+// is why it is released). Each of them gets the GIL in turn and goes back to running Python.
+void CloseExitGateAtExit() {
+  ExitGate& gate = Gate();
+  std::unique_lock<std::mutex> lock(gate.mu);
+  gate.closed = true;
+  if (gate.taking == 0) return;
+  lock.unlock();
+  PyThreadState* state = PyEval_SaveThread();
+  lock.lock();
+  gate.none_taking.wait(lock, [&] { return gate.taking == 0; });
+  lock.unlock();
+  PyEval_RestoreThread(state);  // the main thread: Python never ends it here
+}
+
+}  // namespace
+
+void InstallExitGate() {
+  g_main_thread =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  py::module_::import("atexit").attr("register")(py::cpp_function(&CloseExitGateAtExit));
+}
+
+bool TryEnterGilTake() {
+  if (IsMainThread()) return true;  // the thread that finalizes is never ended by take_gil
+  ExitGate& gate = Gate();
+  std::lock_guard<std::mutex> lock(gate.mu);
+  // InterpreterFinalizing() covers an exit that skipped the atexit handlers (it cannot close
+  // the race alone, see common.h).
+  if (gate.closed || InterpreterFinalizing()) return false;
+  ++gate.taking;
+  return true;
+}
+
+void ExitGilTake() {
+  if (IsMainThread()) return;
+  ExitGate& gate = Gate();
+  std::lock_guard<std::mutex> lock(gate.mu);
+  if (--gate.taking == 0 && gate.closed) gate.none_taking.notify_all();
 }
 
 void ParkForever() {

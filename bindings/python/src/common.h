@@ -43,27 +43,39 @@ std::string TypeName(py::handle obj);
 
 // --- The GIL -----------------------------------------------------------------------------------
 
-// True if this thread must not take the GIL back: the interpreter is finalizing and this is not
-// the main thread (Python would end the thread with pthread_exit, which cannot unwind C++
-// destructors). Such a thread parks instead (ParkForever), as Python 3.14 does; the process is
-// exiting.
-bool MustNotTakeGil();
+// Taking the GIL back at interpreter exit. Python (before 3.14) ends a daemon thread that takes
+// the GIL once finalization has begun with pthread_exit, a forced unwind that aborts the process
+// when it reaches a noexcept frame (a destructor run from tp_dealloc, or the engine's frames
+// around a read_modify_write callback). Checking Py_IsFinalizing() first is not enough: the
+// main thread can begin finalizing between the check and the take. So every non-main thread
+// passes an exit gate: TryEnterGilTake() registers it as "taking the GIL" unless the gate is
+// closed, and ExitGilTake() unregisters it once it holds the GIL. The module's atexit handler
+// (CloseExitGateAtExit, run by Py_FinalizeEx before it marks the interpreter finalizing) closes
+// the gate and waits, with the GIL released, until no thread is still between the two calls.
+// After that no thread can reach take_gil from sluice's code, and a refused thread parks
+// (ParkForever), as Python 3.14 does; the process is exiting.
+//
+// True if this thread may take the GIL now (then it must call ExitGilTake once it holds it);
+// false if it must not (the process is exiting and this is not the main thread).
+bool TryEnterGilTake();
+void ExitGilTake();
 [[noreturn]] void ParkForever();
-// Records the main thread (called once, at import).
-void RecordMainThread();
+// Records the main thread and registers CloseExitGateAtExit with atexit (called once, at import).
+void InstallExitGate();
 
 // Releases the GIL for its lifetime if this thread holds it (so it is also safe in destructors,
 // which may run with or without it), and takes it back at the end of the scope. A daemon thread
-// still inside an engine call when the interpreter finalizes parks here instead of taking it.
+// still inside an engine call when the interpreter exits parks here instead of taking it.
 class GilRelease {
  public:
   GilRelease() : state_(PyGILState_Check() ? PyEval_SaveThread() : nullptr) {}
-  // noexcept(false): if finalization begins while this thread waits for the GIL, Python ends
-  // the thread by unwinding it (pthread_exit), which must be allowed through.
+  // noexcept(false): should Python still end this thread (an exit that skipped atexit), its
+  // unwind must be let through where it can be.
   ~GilRelease() noexcept(false) {
     if (state_ == nullptr) return;
-    if (MustNotTakeGil()) ParkForever();
+    if (!TryEnterGilTake()) ParkForever();
     PyEval_RestoreThread(state_);
+    ExitGilTake();
   }
   GilRelease(const GilRelease&) = delete;
   GilRelease& operator=(const GilRelease&) = delete;

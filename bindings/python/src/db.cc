@@ -166,11 +166,13 @@ py::object PyDB::ReadModifyWrite(py::handle key, py::handle fn, py::handle sync)
   bool deleted = false;
   const Core* core = core_.get();
   auto modify = [&](const std::string* current) -> std::optional<std::string> {
-    if (!error && MustNotTakeGil()) {  // the process is exiting: leave the value as it is
+    // The process is exiting: leave the value as it is (the exit gate, common.h).
+    if (!error && !TryEnterGilTake()) {
       error = std::make_exception_ptr(std::runtime_error("the interpreter is finalizing"));
     }
     if (!error) {
       py::gil_scoped_acquire gil;  // the only place the GIL is taken with the core's lock held
+      ExitGilTake();
       Core::CallbackScope scope(core);
       try {
         py::object result = py::reinterpret_borrow<py::object>(fn)(
@@ -183,7 +185,7 @@ py::object PyDB::ReadModifyWrite(py::handle key, py::handle fn, py::handle sync)
         deleted = false;
         return value;
 #ifdef __GLIBCXX__
-      } catch (abi::__forced_unwind&) {  // Python ending this thread: let it through
+      } catch (abi::__forced_unwind&) {  // Python ending this thread (fn released the GIL)
         throw;
 #endif
       } catch (...) {

@@ -30,7 +30,7 @@ constexpr const char* kIteratorDoc =
 PYBIND11_MODULE(_sluice, m) {
   m.doc() = "sluice's C++ engine bound with pybind11; use the sluice package.";
   sluice_python::RegisterExceptions(m);
-  sluice_python::RecordMainThread();
+  sluice_python::InstallExitGate();
   m.attr("__version__") = "0.1.0";
 
   py::class_<PyIterator>(m, "Iterator", "An iterator from DB.iterator() or Snapshot.iterator().")
