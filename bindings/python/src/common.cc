@@ -41,7 +41,7 @@ struct ExitGate {
   std::mutex mu;
   std::condition_variable none_taking;  // signalled when taking drops to 0 with closed set
   bool closed = false;                  // set once, by the atexit handler
-  int taking = 0;  // non-main threads between TryEnterGilTake and ExitGilTake
+  int taking = 0;                       // non-main threads between TryEnterGilTake and ExitGilTake
 };
 ExitGate& Gate() {
   static ExitGate* gate = new ExitGate;  // never destroyed: daemon threads may use it at exit

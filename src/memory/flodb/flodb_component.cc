@@ -12,6 +12,7 @@
 #include "util/coding.h"
 #include "util/cpu.h"
 #include "util/epoch.h"
+#include "util/radix_sort.h"
 #include "util/spin_wait.h"
 #include "util/sync_point.h"
 
@@ -164,14 +165,21 @@ size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, Sequence
 size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) {
   thread_local std::vector<SortedLevel::Update> updates;
   if (entries->empty()) return 0;
-  // Sorted by key, most comparisons settled by the keys' 8-byte prefixes.
-  thread_local std::vector<std::pair<uint64_t, const MembufferEntry*>> order;
+  // Sorted by key: a radix sort by the keys' 8-byte prefixes, then, within each run of equal
+  // prefixes (keys longer than 8 bytes that share them), by the whole key.
+  thread_local std::vector<std::pair<uint64_t, const MembufferEntry*>> order, scratch;
   order.clear();
   for (const MembufferEntry* e : *entries) order.emplace_back(KeyPrefix64(e->key()), e);
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    return a.second->key().compare(b.second->key()) < 0;
-  });
+  RadixSortByKey(&order, &scratch);
+  for (size_t begin = 0, end; begin < order.size(); begin = end) {
+    for (end = begin + 1; end < order.size() && order[end].first == order[begin].first; end++) {
+    }
+    if (end - begin > 1) {
+      std::sort(order.begin() + begin, order.begin() + end, [](const auto& a, const auto& b) {
+        return a.second->key().compare(b.second->key()) < 0;
+      });
+    }
+  }
   updates.clear();
   for (const auto& [prefix, e] : order) {
     updates.push_back({e->key(), e->sequence(), e->type(), e->value(), e->keep_older});
@@ -187,7 +195,14 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
   } else {
     for (const auto& u : updates) memtable_.Apply(u);
   }
-  for (MembufferEntry* e : *entries) {
+  // The buckets were last read when the batch was collected, long enough ago to be out of the
+  // cache for a large batch: fetch a few ahead.
+  constexpr size_t kPrefetchAhead = 8;
+  for (size_t i = 0; i < entries->size(); i++) {
+    if (i + kPrefetchAhead < entries->size()) {
+      mbf_->PrefetchBucketOf((*entries)[i + kPrefetchAhead]);
+    }
+    MembufferEntry* e = (*entries)[i];
     if (mbf_->RemoveDrained(e)) mbf_->RetireEntry(e);
     // Otherwise an update replaced it in the meantime and retired it.
   }

@@ -124,6 +124,10 @@ class Membuffer {
   // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed,
   // in which case the caller retires it. False: an update replaced it (and retired it).
   bool RemoveDrained(MembufferEntry* entry);
+  // Starts fetching the bucket of an entry into the cache (for writing: RemoveDrained locks it).
+  void PrefetchBucketOf(const MembufferEntry* entry) const {
+    __builtin_prefetch(BucketIn(PartitionOf(entry->key()), entry->hash), /*rw=*/1);
+  }
 
   size_t EntryBytes() const;
   // The table and the live entries. Entries retired and waiting for their grace period (a few
