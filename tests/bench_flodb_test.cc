@@ -352,7 +352,13 @@ TEST(BenchFloDBCountersTest, ReadsTheCountersOfTheStatsProperty) {
   Metrics before = {{std::string(kFloDBWrites), 600}, {std::string(kFloDBInMembuffer), 550}};
   Metrics derived;
   const std::string note = DescribeFloDBCounters(before, m, &derived);
-  EXPECT_NE(note.find("[flodb: 100.0% of 400 writes in the Membuffer"), std::string::npos) << note;
+  EXPECT_NE(note.find("[flodb: 100.0% of 400 writes in the Membuffer (12.5% in place there), "
+                      "800 drained, 7 replaced in place in the Memtable"),
+            std::string::npos)
+      << note;
+  EXPECT_DOUBLE_EQ(FindMetric(derived, "membuffer_in_place").value_or(0), 50);
+  EXPECT_DOUBLE_EQ(FindMetric(derived, "memtable_in_place").value_or(0), 7);
+  EXPECT_DOUBLE_EQ(FindMetric(derived, "in_place_updates").value_or(0), 57);
   EXPECT_NE(note.find("10 scans, 3 restarts"), std::string::npos) << note;
   EXPECT_DOUBLE_EQ(FindMetric(derived, "membuffer_pct").value_or(0), 100.0);
   EXPECT_TRUE(ParseFloDBStatsText("no such lines").empty());

@@ -73,19 +73,30 @@ std::string DescribeFloDBCounters(const Metrics& before, const Metrics& after, M
   std::vector<std::string> parts;
   if (writes > 0) {
     const double pct = 100.0 * Delta(before, after, kFloDBInMembuffer) / writes;
-    const double in_place =
-        Delta(before, after, kFloDBMembufferInPlace) + Delta(before, after, kSortedLevelInPlace);
+    // A write that completes in place in the Membuffer is never drained; one that adds an entry
+    // is drained later, and its version then either replaces the key's version in the Memtable
+    // in place or adds one. The two kinds of in-place update are printed apart.
+    const double membuffer_in_place = Delta(before, after, kFloDBMembufferInPlace);
+    const double memtable_in_place = Delta(before, after, kSortedLevelInPlace);
+    const double drained = Delta(before, after, kFloDBDrained);
     const double keys =
         Delta(before, after, kFloDBMultiInsertKeys) + Delta(before, after, kFloDBSingleInsertKeys);
     const double hops =
         Delta(before, after, kFloDBMultiInsertHops) + Delta(before, after, kFloDBSingleInsertHops);
-    parts.push_back(fmt::format("{:.1f}% of {:.0f} writes in the Membuffer", pct, writes));
-    if (in_place > 0) parts.push_back(fmt::format("{:.0f} in-place updates", in_place));
+    parts.push_back(
+        fmt::format("{:.1f}% of {:.0f} writes in the Membuffer ({:.1f}% in place there)", pct,
+                    writes, 100.0 * membuffer_in_place / writes));
+    if (drained > 0) parts.push_back(fmt::format("{:.0f} drained", drained));
+    if (memtable_in_place > 0) {
+      parts.push_back(fmt::format("{:.0f} replaced in place in the Memtable", memtable_in_place));
+    }
     if (keys > 0) parts.push_back(fmt::format("{:.1f} skiplist hops per insert", hops / keys));
     metrics->emplace_back("membuffer_pct", pct);
     metrics->emplace_back("flodb_writes", writes);
-    metrics->emplace_back("in_place_updates", in_place);
-    metrics->emplace_back("drained", Delta(before, after, kFloDBDrained));
+    metrics->emplace_back("in_place_updates", membuffer_in_place + memtable_in_place);
+    metrics->emplace_back("membuffer_in_place", membuffer_in_place);
+    metrics->emplace_back("memtable_in_place", memtable_in_place);
+    metrics->emplace_back("drained", drained);
     metrics->emplace_back("hops_per_key", keys > 0 ? hops / keys : 0.0);
   }
   if (scans > 0) {
