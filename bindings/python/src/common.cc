@@ -35,13 +35,18 @@ std::atomic<unsigned long> g_main_thread{0};
 
 bool IsMainThread() { return PyThread_get_thread_ident() == g_main_thread.load(); }
 
-// The exit gate (common.h). A plain mutex: a thread holds it only to read or change the two
-// fields, never while it waits for the GIL, so the gate adds no lock order with the GIL.
+// The exit gate (common.h). Entering and leaving are two atomic operations on `taking`, no
+// lock: they run around every engine call of every non-main thread. Dekker between `taking` and
+// `closed` (all seq_cst): a thread whose increment comes before the close's store is seen by
+// the close's loads of `taking`; one whose increment comes after sees `closed` and backs out.
+// The mutex and condition variable serve only the close's wait: a thread that leaves after the
+// gate closed locks the mutex before it notifies, so the wakeup cannot fall between the
+// waiter's check and its sleep.
 struct ExitGate {
+  std::atomic<bool> closed{false};  // set once, by the atexit handler
+  std::atomic<int> taking{0};       // non-main threads between TryEnterGilTake and ExitGilTake
   std::mutex mu;
-  std::condition_variable none_taking;  // signalled when taking drops to 0 with closed set
-  bool closed = false;                  // set once, by the atexit handler
-  int taking = 0;                       // non-main threads between TryEnterGilTake and ExitGilTake
+  std::condition_variable none_taking;
 };
 ExitGate& Gate() {
   static ExitGate* gate = new ExitGate;  // never destroyed: daemon threads may use it at exit
@@ -61,15 +66,23 @@ bool InterpreterFinalizing() {
 // is why it is released). Each of them gets the GIL in turn and goes back to running Python.
 void CloseExitGateAtExit() {
   ExitGate& gate = Gate();
-  std::unique_lock<std::mutex> lock(gate.mu);
-  gate.closed = true;
-  if (gate.taking == 0) return;
-  lock.unlock();
+  gate.closed.store(true, std::memory_order_seq_cst);
+  if (gate.taking.load(std::memory_order_seq_cst) == 0) return;
   PyThreadState* state = PyEval_SaveThread();
-  lock.lock();
-  gate.none_taking.wait(lock, [&] { return gate.taking == 0; });
-  lock.unlock();
+  {
+    std::unique_lock<std::mutex> lock(gate.mu);
+    gate.none_taking.wait(lock, [&] { return gate.taking.load(std::memory_order_seq_cst) == 0; });
+  }
   PyEval_RestoreThread(state);  // the main thread: Python never ends it here
+}
+
+// Leaves the gate; wakes the closing thread if this was the last one past it.
+void Leave(ExitGate& gate) {
+  if (gate.taking.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+      gate.closed.load(std::memory_order_seq_cst)) {
+    std::lock_guard<std::mutex> lock(gate.mu);
+    gate.none_taking.notify_all();
+  }
 }
 
 }  // namespace
@@ -83,19 +96,18 @@ void InstallExitGate() {
 bool TryEnterGilTake() {
   if (IsMainThread()) return true;  // the thread that finalizes is never ended by take_gil
   ExitGate& gate = Gate();
-  std::lock_guard<std::mutex> lock(gate.mu);
+  gate.taking.fetch_add(1, std::memory_order_seq_cst);
   // InterpreterFinalizing() covers an exit that skipped the atexit handlers (it cannot close
   // the race alone, see common.h).
-  if (gate.closed || InterpreterFinalizing()) return false;
-  ++gate.taking;
+  if (gate.closed.load(std::memory_order_seq_cst) || InterpreterFinalizing()) {
+    Leave(gate);
+    return false;
+  }
   return true;
 }
 
 void ExitGilTake() {
-  if (IsMainThread()) return;
-  ExitGate& gate = Gate();
-  std::lock_guard<std::mutex> lock(gate.mu);
-  if (--gate.taking == 0 && gate.closed) gate.none_taking.notify_all();
+  if (!IsMainThread()) Leave(Gate());
 }
 
 void ParkForever() {
