@@ -27,6 +27,7 @@
 #include "db/snapshot_list.h"
 #include "memory/flodb/flodb_component.h"
 #include "memory/flodb/membuffer.h"
+#include "util/epoch.h"
 #include "support/db_test_util.h"
 #include "support/sync_point_scope.h"
 #include "support/test_util.h"
@@ -72,6 +73,23 @@ class Events {
   std::mutex mu_;
   std::condition_variable cv_;
   std::set<std::string> set_;
+};
+
+// A FloDB component's surroundings for the tests that drive one directly: the snapshots it
+// consults, the sequence counter it reads, and options with one partition (so the drain
+// thread takes batches of it) and one drain thread.
+struct FloDBSetup {
+  FloDBSetup() {
+    context.keeper = &snapshots;
+    context.last_sequence = [this] { return last.load(); };
+    options.write_buffer_size = 4 << 20;
+    options.partition_bits = 0;
+    options.drain_threads = 1;
+  }
+  SnapshotList snapshots;
+  std::atomic<SequenceNumber> last{0};
+  MemoryComponentContext context;
+  FloDBOptions options;
 };
 
 class DBInterleavingTest : public DBTestBase, public ::testing::Test {
@@ -168,21 +186,13 @@ TEST(FloDBInterleavingTest, ScanWaitsForADrainBatchInFlight) {
   });
   sync->EnableProcessing();
 
-  SnapshotList snapshots;
-  std::atomic<SequenceNumber> last{0};
-  MemoryComponentContext context;
-  context.keeper = &snapshots;
-  context.last_sequence = [&] { return last.load(); };
-  FloDBOptions options;
-  options.write_buffer_size = 4 << 20;
-  options.partition_bits = 0;  // one partition: the drain thread takes batches of it
-  options.drain_threads = 1;
+  FloDBSetup setup;
   {
-    FloDBComponent c(options, context);
+    FloDBComponent c(setup.options, setup.context);
     constexpr int kKeys = 300;  // drained once the writes stop (FloDBComponent::DrainLoop)
     for (int i = 0; i < kKeys; i++) {
       c.Add(static_cast<SequenceNumber>(i + 1), kTypeValue, Key(i), "v", /*keep_older=*/false);
-      last.store(static_cast<SequenceNumber>(i + 1));
+      setup.last.store(static_cast<SequenceNumber>(i + 1));
     }
     ASSERT_EQ("batch held", ev.WaitForAny({"batch held"})) << "the drain thread took no batch";
     ASSERT_GT(held_entries.load(), 0u);
@@ -203,6 +213,69 @@ TEST(FloDBInterleavingTest, ScanWaitsForADrainBatchInFlight) {
     EXPECT_TRUE(ev.IsSet("scan waits for batches")) << "the scan never waited for batches";
     EXPECT_FALSE(ev.IsSet("batch gave up"));
   }  // the component stops its drain thread
+}
+
+// (d) A writer displacing a Membuffer entry that a drain batch has marked (the record
+// hand-over, memory/flodb/flodb_record.h). The drain thread collects k@1 (marking it) and is
+// held before linking it into the sorted level; a writer then replaces it with k@2, and a
+// snapshot at 1 is taken, so the sorted level must keep k@1 once the batch links it. The rule
+// under test: a writer leaves a marked entry to its drainer, which links that very record
+// below. If the writer retired it as well, the record would be reused (the churn below forces
+// reuse: its retirement batches pass a grace period and their records are allocated again)
+// while the sorted level still links it, and the read at 1 would see another key's bytes
+// (AddressSanitizer reports the read of a pooled record earlier, when it is still free).
+// Revert experiment: with the `!displaced->draining` test in FloDBComponent::Add removed, this
+// test fails: the read at 1 finds no version of k (the record was reused for a churn key).
+TEST(FloDBInterleavingTest, MarkedEntryDisplacedByAWriterIsLinkedNotRetired) {
+  SKIP_WITHOUT_SYNC_POINTS();
+  SyncPointScope sync;
+  Events ev;
+  thread_local bool t_test_thread = false;
+  t_test_thread = true;
+  sync->SetCallBack("FloDBComponent::DrainChunk:Collected", [&](void* arg) {
+    const auto* entries = static_cast<const std::vector<MembufferEntry*>*>(arg);
+    if (t_test_thread || ev.IsSet("batch held")) return;
+    bool has_k = false;
+    for (const MembufferEntry* e : *entries) has_k |= e->key() == Slice("k");
+    if (!has_k) return;
+    ev.Set("batch held");
+    if (ev.WaitForAny({"displaced"}).empty()) ev.Set("batch gave up");
+  });
+  sync->SetCallBack("FloDBComponent::MoveToSortedLevel:Removed", [&](void*) {
+    if (!t_test_thread && ev.IsSet("batch held")) ev.Set("batch moved");
+  });
+  sync->EnableProcessing();
+
+  FloDBSetup setup;
+  {
+    FloDBComponent c(setup.options, setup.context);
+    SequenceNumber seq = 0;
+    auto add = [&](const std::string& key, const std::string& value) {
+      c.Add(++seq, kTypeValue, key, value, /*keep_older=*/false);
+      setup.last.store(seq);
+    };
+    add("k", "v1");
+    ASSERT_EQ("batch held", ev.WaitForAny({"batch held"})) << "the drain thread never took k@1";
+    add("k", "v2");  // displaces the marked k@1
+    const Snapshot* snapshot = setup.snapshots.Create([] { return SequenceNumber{1}; });
+    ev.Set("displaced");
+    ASSERT_EQ("batch moved", ev.WaitForAny({"batch moved"}));
+    EXPECT_FALSE(ev.IsSet("batch gave up"));
+
+    // Churn records of k@1's size class through retirement, a grace period and reuse.
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < 4000; i++) add("x" + std::to_string(1000 + i % 300), "yy");
+      epoch::DrainAll();
+    }
+    MemoryLookup found;
+    ASSERT_TRUE(c.Get("k", 1, &found));
+    EXPECT_EQ(1u, found.sequence);
+    EXPECT_EQ(kTypeValue, found.type);
+    EXPECT_EQ("v1", found.value);
+    ASSERT_TRUE(c.Get("k", seq, &found));
+    EXPECT_EQ("v2", found.value);
+    setup.snapshots.Release(snapshot);
+  }
 }
 
 // (c) A memory-component switch racing a writer (DBImpl::SwitchMemoryComponent and

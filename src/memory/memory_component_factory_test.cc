@@ -80,7 +80,7 @@ TEST(MemoryComponentFactoryTest, FamilyPropertiesBelongToTheirFamily) {
   factory->RecordScanEvent(MemoryComponentFactory::ScanEvent::kStarted);
   factory->RecordScanEvent(MemoryComponentFactory::ScanEvent::kRestarted);
   const FloDBStats& stats = *static_cast<FloDBComponentFactory&>(*factory).stats();
-  EXPECT_EQ(2u, stats.writes.Get());
+  EXPECT_EQ(2u, stats.Writes());
   EXPECT_EQ(1u, stats.scans.Get());
   EXPECT_EQ(1u, stats.scan_restarts.Get());
   EXPECT_EQ(0u, stats.scan_fallbacks.Get());

@@ -1,7 +1,7 @@
 // util/epoch_pool.h — an object pool for the records of a memory component that concurrent
-// readers may still be looking at when they are replaced (FloDB's Membuffer entries and sorted-
-// level versions): allocation and retirement cost no heap call, and a retired record is reused
-// only after an epoch grace period (util/epoch.h).
+// readers may still be looking at when they are replaced (FloDB's records: Membuffer entries,
+// then sorted-level versions): allocation and retirement cost no heap call, and a retired
+// record is reused only after an epoch grace period (util/epoch.h).
 //
 // Records are cut from blocks of block_size bytes, by size class (sizes rounded up to 16
 // bytes, up to kMaxPooledSize; larger records go to the heap, one by one, and are retired
@@ -9,7 +9,7 @@
 // the cache's spinlock, which only a thread sharing its cache contends for:
 //   * Allocate takes a free record of the class from the cache, else a batch of them from the
 //     depot (a mutex, once per kDepotBatch records), else carves a new one from the cache's
-//     current block.
+//     current block. It prefetches the next free record of the class, for the next call.
 //   * Retire appends the record to the cache's retired list; every kRetireBatch records the
 //     list goes to epoch::Retire as one batch, whose callback, after the grace period, hands
 //     the records to the depot. So one epoch retirement serves kRetireBatch records, and the

@@ -111,7 +111,7 @@ Metrics SluiceMemoryComponentDriver::ReadCounters() const {
   const sluice::FloDBStats& s = *stats_;
   auto get = [](const sluice::ShardedCounter& c) { return static_cast<double>(c.Get()); };
   return {
-      {std::string(kFloDBWrites), get(s.writes)},
+      {std::string(kFloDBWrites), static_cast<double>(s.Writes())},
       {std::string(kFloDBInMembuffer), get(s.membuffer_adds) + get(s.membuffer_in_place)},
       {std::string(kFloDBMembufferInPlace), get(s.membuffer_in_place)},
       {std::string(kFloDBDrained), get(s.drained_entries)},

@@ -56,19 +56,20 @@ FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponen
     : options_(options),
       context_(context),
       stats_(stats != nullptr ? std::move(stats) : std::make_shared<FloDBStats>()),
+      records_(ArenaBlockSizeFor(options.write_buffer_size)),
       memtable_(
           ArenaBlockSizeFor(options.write_buffer_size),
           [keeper = context.keeper](SequenceNumber older, SequenceNumber newer) {
             return keeper != nullptr && keeper->MustKeep(older, newer);
           },
-          stats_.get()),
+          stats_.get(), &records_),
       mbf_(options.use_membuffer
                ? std::make_unique<Membuffer>(
                      std::max<size_t>(
                          static_cast<size_t>(static_cast<double>(options.write_buffer_size) *
                                              options.membuffer_fraction),
                          1024),
-                     options.partition_bits, options.bucket_slots)
+                     options.partition_bits, options.bucket_slots, &records_)
                : nullptr) {
   if (mbf_ != nullptr) {
     for (int i = 0; i < std::max(1, options_.drain_threads); i++) {
@@ -95,7 +96,6 @@ void FloDBComponent::StopDrainers() {
 
 void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
                          bool keep_older) {
-  FloDBStats::Add(&stats_->writes);
   const SortedLevel::Update update{key, seq, type, value, keep_older};
   if (mbf_ == nullptr || immutable_.load(std::memory_order_acquire)) {
     FloDBStats::Add(&stats_->memtable_direct);
@@ -103,7 +103,9 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
     return;
   }
   epoch::Guard guard;
-  MembufferEntry* entry = mbf_->NewEntry(Membuffer::HashKey(key), seq, type, key, value);
+  const uint64_t hash = Membuffer::HashKey(key);
+  mbf_->PrefetchBucket(key, hash);  // arrives while the entry is made
+  MembufferEntry* entry = mbf_->NewEntry(hash, seq, type, key, value);
   entry->keep_older = keep_older;
   Membuffer::AddResult result;
   for (bool helped = false;;) {
@@ -122,8 +124,12 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
         },
         &displaced);
     writers_.Exit(phase);
-    // A displaced entry left its slot under the bucket lock; readers may still hold it.
-    if (displaced != nullptr) mbf_->RetireEntry(displaced);
+    // A displaced entry left its slot under the bucket lock; readers may still hold it. One a
+    // drainer marked is the drainer's (it links it below): its flag was set under the lock
+    // that the add took after it, so this load sees it.
+    if (displaced != nullptr && !displaced->draining.load(std::memory_order_relaxed)) {
+      mbf_->RetireEntry(displaced);
+    }
     if (result == Membuffer::AddResult::kAdded) {
       FloDBStats::Add(&stats_->membuffer_adds);
       return;
@@ -163,13 +169,12 @@ size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, Sequence
 }
 
 size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) {
-  thread_local std::vector<SortedLevel::Update> updates;
   if (entries->empty()) return 0;
   // Sorted by key: a radix sort by the keys' 8-byte prefixes, then, within each run of equal
   // prefixes (keys longer than 8 bytes that share them), by the whole key.
-  thread_local std::vector<std::pair<uint64_t, const MembufferEntry*>> order, scratch;
+  thread_local std::vector<std::pair<uint64_t, MembufferEntry*>> order, scratch;
   order.clear();
-  for (const MembufferEntry* e : *entries) order.emplace_back(KeyPrefix64(e->key()), e);
+  for (MembufferEntry* e : *entries) order.emplace_back(KeyPrefix64(e->key()), e);
   RadixSortByKey(&order, &scratch);
   for (size_t begin = 0, end; begin < order.size(); begin = end) {
     for (end = begin + 1; end < order.size() && order[end].first == order[begin].first; end++) {
@@ -180,20 +185,23 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
       });
     }
   }
-  updates.clear();
-  for (const auto& [prefix, e] : order) {
-    updates.push_back({e->key(), e->sequence(), e->type(), e->value(), e->keep_older});
-  }
+  thread_local std::vector<FloDBRecord*> sorted, dropped;
+  sorted.clear();
+  dropped.clear();
+  for (const auto& [prefix, e] : order) sorted.push_back(e);
   // Sequence lock for NumEntries: the release fence orders the count before the moves below,
   // pairing with NumEntries' acquire fence; the release increment of moves_finished_ after
   // them pairs with its acquire load.
   moves_started_.fetch_add(1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
   // Into the sorted level first, then out of the slot: a reader always finds the entry somewhere.
+  // The records go below as they are; this drainer marked them, so no writer retires them.
   if (options_.multi_insert) {
-    memtable_.MultiApply(updates.data(), updates.size());
+    memtable_.MultiLink(sorted.data(), sorted.size(), &dropped);
   } else {
-    for (const auto& u : updates) memtable_.Apply(u);
+    for (FloDBRecord* r : sorted) {
+      if (!memtable_.Link(r)) dropped.push_back(r);
+    }
   }
   // The buckets were last read when the batch was collected, long enough ago to be out of the
   // cache for a large batch: fetch a few ahead.
@@ -202,10 +210,13 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
     if (i + kPrefetchAhead < entries->size()) {
       mbf_->PrefetchBucketOf((*entries)[i + kPrefetchAhead]);
     }
-    MembufferEntry* e = (*entries)[i];
-    if (mbf_->RemoveDrained(e)) mbf_->RetireEntry(e);
-    // Otherwise an update replaced it in the meantime and retired it.
+    // Linked records now belong to the sorted level, whether this removes them or an update
+    // displaced them meanwhile (and left them to us).
+    mbf_->RemoveDrained((*entries)[i]);
   }
+  TEST_SYNC_POINT_CALLBACK("FloDBComponent::MoveToSortedLevel:Removed", &dropped);
+  // Dropped records are out of their slots now, and out of every chain: ours to retire.
+  for (FloDBRecord* r : dropped) mbf_->RetireEntry(r);
   moves_finished_.fetch_add(1, std::memory_order_release);
   FloDBStats::Add(&stats_->drained_entries, entries->size());
   FloDBStats::Add(&stats_->drain_batches);
@@ -247,7 +258,7 @@ void FloDBComponent::DrainLoop() {
       // updates in place, and a batch is large enough that its multi-insert shares most of
       // each path. When writes have stopped since the last look, whatever is left is drained,
       // so a quiet Membuffer empties (and a scan then has little to drain).
-      const uint64_t writes = stats_->writes.Get();
+      const uint64_t writes = stats_->Writes();
       const bool quiet = writes == writes_seen;
       writes_seen = writes;
       const bool urgent = m.EntryBytes() >= m.capacity() / 2;
@@ -328,8 +339,9 @@ std::unique_ptr<InternalIterator> FloDBComponent::NewIterator() {
 }
 
 size_t FloDBComponent::ApproximateMemoryUsage() const {
+  // The sorted level counts the records' pool, which holds the Membuffer's entries too.
   size_t total = memtable_.ApproximateMemoryUsage() + sizeof(*this);
-  if (mbf_ != nullptr) total += mbf_->ApproximateMemoryUsage();
+  if (mbf_ != nullptr) total += mbf_->TableBytes();
   return total;
 }
 

@@ -11,7 +11,9 @@
 // the freshest because data only flows down and each level keeps a key's versions newer than
 // the levels below (membuffer.h states how).
 // Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
-// into the sorted level (path sharing), then remove them from their slots.
+// into the sorted level (path sharing), then remove them from their slots. Both levels draw
+// their records from one pool, so a drained entry becomes a version of the sorted level as it
+// is: nothing is allocated, copied or retired for it (flodb_record.h has the ownership rules).
 // Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master reads the sequence
 // counter S and raises the Membuffer's floor to S, so every later add <= S goes below; it waits
 // for writers that may have read the old floor (a two-phase count: writers register in the
@@ -110,8 +112,8 @@ class FloDBComponent final : public MemoryComponent {
   // entries have left the Membuffer.
   size_t DrainChunk(size_t partition, size_t max_entries,
                     SequenceNumber max_seq = kMaxSequenceNumber);
-  // Multi-inserts the collected entries into the sorted level, then removes them from the
-  // Membuffer.
+  // Links the collected entries into the sorted level as they are (multi-insert), then removes
+  // them from the Membuffer, then retires those the sorted level dropped (flodb_record.h).
   size_t MoveToSortedLevel(std::vector<MembufferEntry*>* entries);
   // Membuffer count plus sorted level count, read in the order that never misses an entry.
   uint64_t LevelCountSum() const;
@@ -124,6 +126,9 @@ class FloDBComponent final : public MemoryComponent {
   const FloDBOptions options_;
   const MemoryComponentContext context_;
   const std::shared_ptr<FloDBStats> stats_;
+  // The records of both levels (flodb_record.h): a drained entry moves below as it is. Declared
+  // before the levels, so it outlives them.
+  EpochPool records_;
   SortedLevel memtable_;
   const std::unique_ptr<Membuffer> mbf_;  // null without a Membuffer
   PhasedCount writers_;                   // writers inside mbf_->Add

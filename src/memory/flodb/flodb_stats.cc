@@ -17,7 +17,7 @@ double Ratio(uint64_t a, uint64_t b) {
 }  // namespace
 
 std::string FloDBStats::ToString() const {
-  const uint64_t w = Get(writes);
+  const uint64_t w = Writes();
   const uint64_t in_mbf = Get(membuffer_adds) + Get(membuffer_in_place);
   const uint64_t mi_keys = Get(multi_insert_keys);
   const uint64_t si_keys = Get(single_insert_keys);

@@ -15,8 +15,7 @@
 namespace sluice {
 
 struct FloDBStats {
-  // Writes.
-  ShardedCounter writes;
+  // Writes, each counted once, by where it completed (their sum is Writes()).
   ShardedCounter membuffer_adds;      // completed in the Membuffer, new entry
   ShardedCounter membuffer_in_place;  // completed in the Membuffer, replacing one
   ShardedCounter memtable_full;       // went to the sorted level: bucket/budget full
@@ -46,6 +45,12 @@ struct FloDBStats {
   ShardedCounter scan_restarts;
   ShardedCounter scan_fallbacks;
   ShardedCounter scan_drain_micros;
+
+  // Every write, wherever it completed (one shared counter fewer on the write path).
+  uint64_t Writes() const {
+    return membuffer_adds.Get() + membuffer_in_place.Get() + memtable_full.Get() +
+           memtable_late.Get() + memtable_overtaken.Get() + memtable_direct.Get();
+  }
 
   static void Add(ShardedCounter* c, uint64_t n = 1) { c->Add(n); }
   std::string ToString() const;

@@ -13,16 +13,8 @@ namespace sluice {
 
 MembufferEntry* Membuffer::NewEntry(uint64_t hash, SequenceNumber seq, ValueType type,
                                     const Slice& key, const Slice& value) {
-  void* mem = pool_.Allocate(sizeof(MembufferEntry) + key.size() + value.size());
-  auto* e = new (mem) MembufferEntry;
-  e->hash = hash;
-  e->trailer = PackSequenceAndType(seq, type);
-  e->key_size = static_cast<uint32_t>(key.size());
-  e->value_size = static_cast<uint32_t>(value.size());
-  char* data = reinterpret_cast<char*>(e + 1);
-  std::memcpy(data, key.data(), key.size());
-  std::memcpy(data + key.size(), value.data(), value.size());
-  return e;
+  void* mem = pool_->Allocate(FloDBRecord::AllocationSize(key.size(), value.size()));
+  return FloDBRecord::Make(mem, hash, seq, type, key, value, /*keep_older=*/false);
 }
 
 namespace {
@@ -41,7 +33,7 @@ size_t PoolBlockSize(size_t capacity) {
 
 }  // namespace
 
-Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
+Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, EpochPool* pool)
     : capacity_(capacity),
       partition_bits_(partition_bits),
       partitions_(size_t{1} << partition_bits),
@@ -51,7 +43,8 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
                    partitions_ * sizeof(PartitionStats)),
       stats_(new PartitionStats[partitions_]),
-      pool_(PoolBlockSize(capacity)) {
+      own_pool_(pool == nullptr ? std::make_unique<EpochPool>(PoolBlockSize(capacity)) : nullptr),
+      pool_(pool != nullptr ? pool : own_pool_.get()) {
   const size_t words = (partitions_ * buckets_per_partition_ + 63) / 64;
   occupied_.reset(new std::atomic<uint64_t>[words]);
   for (size_t i = 0; i < words; i++) occupied_[i].store(0, std::memory_order_relaxed);
@@ -62,12 +55,14 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket)
 
 Membuffer::~Membuffer() {
   // Not concurrent with anything (the component is being destroyed after a grace period).
-  // The pool's blocks go with it; entries larger than its records live on the heap.
+  // The pool's blocks go with the pool; entries larger than its records live on the heap. No
+  // entry left in a slot is in a chain of the sorted level: a drainer takes what it links out
+  // of its slot before its batch ends (flodb_record.h).
   if (NumEntries() == 0) return;  // the usual case: it was drained
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
     for (auto& slot : buckets_[i].slots) {
       MembufferEntry* e = slot.load(std::memory_order_relaxed);
-      if (e != nullptr) pool_.FreeIfOnHeap(e, e->AllocatedSize());
+      if (e != nullptr) pool_->FreeIfOnHeap(e, e->AllocatedSize());
     }
   }
 }

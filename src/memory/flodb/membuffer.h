@@ -11,8 +11,9 @@
 //
 // Invariants (with the sorted level below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
-//     under the bucket lock, and the displaced entry is retired to the entries' pool, which
-//     reuses it only after an epoch grace period (util/epoch_pool.h).
+//     under the bucket lock. The displaced entry is retired to the records' pool, which reuses
+//     it only after an epoch grace period (util/epoch_pool.h), by the writer if no drainer has
+//     marked it, else by the drainer or the sorted level (flodb_record.h says who and when).
 //   * The entry of a key is newer than every version of that key below the Membuffer. Hence an
 //     add is refused (kLate) when its sequence number is not above the bucket's max_out_seq or
 //     the Membuffer's floor: a newer version may have left this bucket for the sorted level.
@@ -37,42 +38,26 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "memory/flodb/flodb_record.h"
 #include "memory/memory_component.h"
 #include "util/cpu.h"
 #include "util/epoch_pool.h"
 
 namespace sluice {
 
-// One key's newest version in the Membuffer. Allocated from its Membuffer's pool
-// (Membuffer::NewEntry), retired to it once unlinked (Membuffer::RetireEntry).
-struct MembufferEntry {
-  uint64_t hash;
-  uint64_t trailer;  // sequence << 8 | type
-  std::atomic<bool> draining{false};
-  bool keep_older = false;  // part of a multi-update batch: never replace older versions
-  uint32_t key_size;
-  uint32_t value_size;
-
-  Slice key() const { return Slice(data(), key_size); }
-  Slice value() const { return Slice(data() + key_size, value_size); }
-  SequenceNumber sequence() const { return trailer >> 8; }
-  ValueType type() const { return static_cast<ValueType>(trailer & 0xff); }
-  // Bytes this entry accounts for (header, key, value, allocator overhead estimate).
-  size_t Charge() const { return sizeof(MembufferEntry) + key_size + value_size + 16; }
-  // Bytes of its allocation.
-  size_t AllocatedSize() const { return sizeof(MembufferEntry) + key_size + value_size; }
-
- private:
-  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
-};
+// One key's newest version in the Membuffer: a record (flodb_record.h) from the pool the
+// Membuffer was given, handed to the sorted level as it is when drained.
+using MembufferEntry = FloDBRecord;
 
 class Membuffer {
  public:
   static constexpr int kMaxSlots = 6;
 
   // capacity: bytes of entries before adds fail. slots_per_bucket in [1, 6]. The floor starts
-  // at 0 (see RaiseFloor).
-  Membuffer(size_t capacity, int partition_bits, int slots_per_bucket);
+  // at 0 (see RaiseFloor). pool: where entries come from and go back to (not owned; shared
+  // with the sorted level the entries are drained into, which must use the same pool); null:
+  // a pool of its own.
+  Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, EpochPool* pool = nullptr);
   ~Membuffer();
   Membuffer(const Membuffer&) = delete;
   Membuffer& operator=(const Membuffer&) = delete;
@@ -82,9 +67,9 @@ class Membuffer {
                            const Slice& value);
   // An entry that left its slot (displaced, or drained and removed): reused after an epoch grace
   // period, so readers that found it in the slot may go on reading it.
-  void RetireEntry(MembufferEntry* e) { pool_.Retire(e, e->AllocatedSize()); }
+  void RetireEntry(MembufferEntry* e) { pool_->Retire(e, e->AllocatedSize()); }
   // An entry that was never published: reused at once.
-  void FreeEntry(MembufferEntry* e) { pool_.Free(e, e->AllocatedSize()); }
+  void FreeEntry(MembufferEntry* e) { pool_->Free(e, e->AllocatedSize()); }
 
   // Adds at or below the floor go below (see the invariants). seq_cst: a writer that takes its
   // sequence number after this store reads the new floor.
@@ -121,12 +106,17 @@ class Membuffer {
   // Only entries with sequence <= max_seq are taken (buckets keeping others stay flagged).
   void CollectChunk(size_t partition, size_t max_entries, std::vector<MembufferEntry*>* out,
                     SequenceNumber max_seq = kMaxSequenceNumber);
-  // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed,
-  // in which case the caller retires it. False: an update replaced it (and retired it).
+  // Removes a drained entry if its slot still holds it (raising max_out_seq); true if removed.
+  // False: an update displaced it first. Either way the entry is now out of the Membuffer and
+  // its drainer decides what becomes of it (see flodb_record.h).
   bool RemoveDrained(MembufferEntry* entry);
-  // Starts fetching the bucket of an entry into the cache (for writing: RemoveDrained locks it).
+  // Starts fetching the bucket of a key into the cache, for writing (Add and RemoveDrained
+  // lock it), so that the miss overlaps other work.
+  void PrefetchBucket(const Slice& key, uint64_t hash) const {
+    __builtin_prefetch(BucketFor(key, hash), /*rw=*/1);
+  }
   void PrefetchBucketOf(const MembufferEntry* entry) const {
-    __builtin_prefetch(BucketIn(PartitionOf(entry->key()), entry->hash), /*rw=*/1);
+    PrefetchBucket(entry->key(), entry->hash);
   }
 
   size_t EntryBytes() const;
@@ -134,6 +124,8 @@ class Membuffer {
   // milliseconds of writes; see util/epoch.h) and free records of the pool are not counted:
   // the pool reuses them for the next entries.
   size_t ApproximateMemoryUsage() const { return table_bytes_ + EntryBytes(); }
+  // The table alone (for an owner that counts the shared pool itself).
+  size_t TableBytes() const { return table_bytes_; }
   bool IsEmpty() const;
   uint64_t NumEntries() const;
   // Entries in one partition (approximate while writers run).
@@ -216,7 +208,8 @@ class Membuffer {
 
   std::atomic<SequenceNumber> floor_{0};
   std::unique_ptr<PartitionStats[]> stats_;
-  EpochPool pool_;
+  const std::unique_ptr<EpochPool> own_pool_;  // null when given a pool
+  EpochPool* const pool_;
 };
 
 template <typename MustKeep, typename PushDown>

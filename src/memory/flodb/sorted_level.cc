@@ -3,6 +3,7 @@
 #include "memory/flodb/sorted_level.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <new>
 
@@ -28,8 +29,6 @@ Slice UserKeyOf(const char* node_key) {
   return Slice(node_key + SortedLevel::kNodeHeader, DecodeFixed32(node_key + 16));
 }
 
-size_t AllocatedSize(const Version* v) { return sizeof(Version) + v->value_size; }
-
 }  // namespace
 
 int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) const {
@@ -46,44 +45,61 @@ int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) con
   return la < lb ? -1 : (la > lb ? 1 : 0);
 }
 
-SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats)
+SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool)
     : arena_(arena_block_size),
       list_(NodeKeyComparator(), &arena_),
       keep_(std::move(keep)),
       stats_(stats),
-      pool_(arena_block_size) {}
+      own_pool_(pool == nullptr ? std::make_unique<EpochPool>(arena_block_size) : nullptr),
+      pool_(pool != nullptr ? pool : own_pool_.get()) {}
 
 SortedLevel::~SortedLevel() {
-  // Not concurrent with anything. The pool's blocks go with it; versions too large for its
-  // records live on the heap and are freed here.
+  // Not concurrent with anything. The pool's blocks go with the pool; versions too large for
+  // its records live on the heap and are freed here (handed-over records included: the chain
+  // owns them).
   List::Iterator it(&list_);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     Version* v = Ptr(HeadOf(it.key())->load(std::memory_order_relaxed));
     while (v != nullptr) {
       Version* older = Ptr(v->older.load(std::memory_order_relaxed));
-      pool_.FreeIfOnHeap(v, AllocatedSize(v));
+      pool_->FreeIfOnHeap(v, v->AllocatedSize());
       v = older;
     }
   }
 }
 
 Version* SortedLevel::NewVersion(const Update& u) {
-  void* mem = pool_.Allocate(sizeof(Version) + u.value.size());
-  auto* v = new (mem) Version;
-  v->trailer = PackSequenceAndType(u.sequence, u.type);
-  v->older.store(0, std::memory_order_relaxed);
-  v->value_size = static_cast<uint32_t>(u.value.size());
-  v->keep_older = u.keep_older;
-  std::memcpy(reinterpret_cast<char*>(v + 1), u.value.data(), u.value.size());
-  versions_.fetch_add(1, std::memory_order_relaxed);
-  stats_->versions_added.Add(1);
-  return v;
+  // No key: the node holds it.
+  void* mem = pool_->Allocate(FloDBRecord::AllocationSize(0, u.value.size()));
+  return FloDBRecord::Make(mem, /*hash=*/0, u.sequence, u.type, Slice(), u.value, u.keep_older);
 }
 
-void SortedLevel::FreeVersion(Version* v) {
-  versions_.fetch_sub(1, std::memory_order_relaxed);
-  pool_.Free(v, AllocatedSize(v));  // never published
+void SortedLevel::AddVersions(size_t n) {
+  versions_.fetch_add(n, std::memory_order_relaxed);
+  stats_->versions_added.Add(n);
 }
+
+bool SortedLevel::Tally::Count(Applied a) {
+  switch (a) {
+    case Applied::kLinked: return true;
+    case Applied::kKeptOlder: kept++; return true;
+    case Applied::kReplaced: replaced++; return true;
+    case Applied::kOvertaken: overtaken++; return false;
+    case Applied::kSame: same++; return false;
+  }
+  return false;
+}
+
+void SortedLevel::Settle(const Tally& t) {
+  // Versions that left the chains (replaced) or never entered them (dropped).
+  const uint64_t gone = t.replaced + t.overtaken + t.same;
+  if (gone != 0) versions_.fetch_sub(gone, std::memory_order_relaxed);
+  if (t.kept != 0) stats_->versions_kept.Add(t.kept);
+  if (t.replaced != 0) stats_->in_place_updates.Add(t.replaced);
+  if (t.overtaken != 0) stats_->overtaken_dropped.Add(t.overtaken);
+}
+
+void SortedLevel::FreeVersion(Version* v) { pool_->Free(v, v->AllocatedSize()); }
 
 void SortedLevel::EncodeNodeHeader(const Slice& key, char* dst) {
   EncodeFixed64(dst + 8, KeyPrefix64(key));
@@ -115,7 +131,7 @@ const char* SortedLevel::FindNode(const Slice& key) const {
   return it.key();
 }
 
-void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
+SortedLevel::Applied SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
   const SequenceNumber seq = v->sequence();
   for (;;) {
     // acquire: see the fields of the versions we are about to read.
@@ -130,8 +146,7 @@ void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
         // release: publishes v's fields with the pointer.
         if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
                                           std::memory_order_release, std::memory_order_relaxed)) {
-          if (h != nullptr) stats_->versions_kept.Add(1);
-          return;
+          return h != nullptr ? Applied::kKeptOlder : Applied::kLinked;
         }
         continue;
       }
@@ -146,19 +161,16 @@ void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
       uintptr_t expected = h_raw;
       if (head->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
                                         std::memory_order_release, std::memory_order_relaxed)) {
-        versions_.fetch_sub(1, std::memory_order_relaxed);
-        stats_->in_place_updates.Add(1);
-        // Readers inside an epoch section may still be on h: free it after they leave.
-        pool_.Retire(h, AllocatedSize(h));
-        return;
+        // Readers inside an epoch section may still be on h: free it after they leave. h is in
+        // no Membuffer slot: v is newer, and a newer version of a key is made only after its
+        // entry left its slot (flodb_record.h).
+        pool_->Retire(h, h->AllocatedSize());
+        return Applied::kReplaced;
       }
       h->older.store(n, std::memory_order_release);  // unmark and retry
       continue;
     }
-    if (seq == h->sequence()) {  // the same version again (e.g. drained and pushed down)
-      FreeVersion(v);
-      return;
-    }
+    if (seq == h->sequence()) return Applied::kSame;  // e.g. drained and pushed down
     // v is older than the newest: find its place in the chain.
     std::atomic<uintptr_t>* link = &h->older;
     Version* newer = h;
@@ -173,23 +185,18 @@ void SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Version* v) {
       if (n == nullptr || seq > n->sequence()) {
         if (!keep_(seq, newer->sequence())) {
           // No reader can need a version this old: the newer one hides it from all of them.
-          stats_->overtaken_dropped.Add(1);
-          FreeVersion(v);
-          return;
+          return Applied::kOvertaken;
         }
         v->older.store(n_raw, std::memory_order_relaxed);
         uintptr_t expected = n_raw;
         if (link->compare_exchange_strong(expected, reinterpret_cast<uintptr_t>(v),
                                           std::memory_order_release, std::memory_order_relaxed)) {
-          return;
+          return Applied::kLinked;
         }
         restart = true;
         break;
       }
-      if (seq == n->sequence()) {
-        FreeVersion(v);
-        return;
-      }
+      if (seq == n->sequence()) return Applied::kSame;
       newer = n;
       link = &n->older;
     }
@@ -205,11 +212,32 @@ void SortedLevel::Apply(const Update& u) {
       probe.data(), [&] { return MakeNode(u.key); }, &local);
   stats_->single_insert_keys.Add(1);
   stats_->single_insert_hops.Add(local.hops);
-  ApplyToNode(HeadOf(node), NewVersion(u));
+  Version* v = NewVersion(u);
+  AddVersions(1);
+  Tally tally;
+  if (!tally.Count(ApplyToNode(HeadOf(node), v))) FreeVersion(v);
+  Settle(tally);
 }
 
-void SortedLevel::MultiApply(const Update* updates, size_t n) {
-  if (n == 0) return;
+bool SortedLevel::Link(FloDBRecord* record) {
+  assert(record->older.load(std::memory_order_relaxed) == 0);
+  thread_local std::string probe;
+  const Slice key = record->key();
+  EncodeProbe(key, &probe);
+  List::InsertStats local;
+  const char* node = list_.FindOrInsert(
+      probe.data(), [&] { return MakeNode(key); }, &local);
+  stats_->single_insert_keys.Add(1);
+  stats_->single_insert_hops.Add(local.hops);
+  AddVersions(1);
+  Tally tally;
+  const bool linked = tally.Count(ApplyToNode(HeadOf(node), record));
+  Settle(tally);
+  return linked;
+}
+
+template <typename KeyAt>
+const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& key_at) {
   thread_local std::vector<std::string> probe_storage;
   thread_local std::vector<const char*> probes;
   thread_local std::vector<const char*> nodes;
@@ -217,17 +245,42 @@ void SortedLevel::MultiApply(const Update* updates, size_t n) {
   probes.resize(n);
   nodes.resize(n);
   for (size_t i = 0; i < n; i++) {
-    EncodeProbe(updates[i].key, &probe_storage[i]);
+    EncodeProbe(key_at(i), &probe_storage[i]);
     probes[i] = probe_storage[i].data();
   }
   List::InsertStats local;
   list_.MultiFindOrInsert(
-      probes.data(), n, [&](size_t i) { return MakeNode(updates[i].key); }, nodes.data(), &local);
-  for (size_t i = 0; i < n; i++) ApplyToNode(HeadOf(nodes[i]), NewVersion(updates[i]));
+      probes.data(), n, [&](size_t i) { return MakeNode(key_at(i)); }, nodes.data(), &local);
   stats_->multi_insert_batches.Add(1);
   stats_->multi_insert_keys.Add(n);
   stats_->multi_insert_hops.Add(local.hops);
   stats_->multi_insert_levels_reused.Add(local.levels_reused);
+  return nodes;
+}
+
+void SortedLevel::MultiApply(const Update* updates, size_t n) {
+  if (n == 0) return;
+  const auto& nodes = FindOrMakeNodes(n, [&](size_t i) { return updates[i].key; });
+  AddVersions(n);  // counted before any is linked (see FloDBComponent::LevelCountSum)
+  Tally tally;
+  for (size_t i = 0; i < n; i++) {
+    Version* v = NewVersion(updates[i]);
+    if (!tally.Count(ApplyToNode(HeadOf(nodes[i]), v))) FreeVersion(v);
+  }
+  Settle(tally);
+}
+
+void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
+                            std::vector<FloDBRecord*>* dropped) {
+  if (n == 0) return;
+  const auto& nodes = FindOrMakeNodes(n, [&](size_t i) { return records[i]->key(); });
+  AddVersions(n);  // counted before any is linked (see FloDBComponent::LevelCountSum)
+  Tally tally;
+  for (size_t i = 0; i < n; i++) {
+    assert(records[i]->older.load(std::memory_order_relaxed) == 0);
+    if (!tally.Count(ApplyToNode(HeadOf(nodes[i]), records[i]))) dropped->push_back(records[i]);
+  }
+  Settle(tally);
 }
 
 bool SortedLevel::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {

@@ -1,12 +1,14 @@
 // memory/flodb/sorted_level.h — FloDB's sorted level (the paper's Memtable): a lock-free
 // skiplist with one node per user key, each node holding a chain of versions, newest first.
 //
-// A write of a key that is already present replaces the newest version in place (one CAS on the
-// node's head; the replaced version is retired to the versions' pool, which reuses it only after
-// an epoch grace period, util/epoch_pool.h) unless a reader may still need it —
-// keep(older_seq, newer_seq) says so, or the write belongs to a multi-update batch — in which
-// case the old version stays in the chain behind the new one. A version older
-// than the newest (a writer that was overtaken) is linked at its place in the chain if a reader
+// Versions are FloDB records (flodb_record.h): made here for writes that come straight down,
+// or handed over whole by the drain (Link / MultiLink), which moves a Membuffer entry without
+// copying it. A write of a key that is already present replaces the newest version in place
+// (one CAS on the node's head; the replaced version is retired to the records' pool, which
+// reuses it only after an epoch grace period, util/epoch_pool.h) unless a reader may still
+// need it (keep(older_seq, newer_seq) says so, or the write belongs to a multi-update batch),
+// in which case the old version stays in the chain behind the new one. A version older than
+// the newest (a writer that was overtaken) is linked at its place in the chain if a reader
 // may need it, and dropped otherwise. Nodes are never removed.
 //
 // Chain invariants and memory ordering:
@@ -32,6 +34,7 @@
 
 #include "base/internal_key.h"
 #include "memory/concurrent_skiplist.h"
+#include "memory/flodb/flodb_record.h"
 #include "memory/flodb/flodb_stats.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
@@ -52,8 +55,10 @@ class SortedLevel {
     bool keep_older;  // part of a multi-update batch: never replace the previous version
   };
 
-  // stats: shared counters, not owned (must outlive the memtable).
-  SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats);
+  // stats: shared counters, not owned (must outlive the memtable). pool: where versions come
+  // from and go back to (not owned; the Membuffer that drains into this level must share it);
+  // null: a pool of its own.
+  SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr);
   ~SortedLevel();
   SortedLevel(const SortedLevel&) = delete;
   SortedLevel& operator=(const SortedLevel&) = delete;
@@ -62,6 +67,15 @@ class SortedLevel {
   void Apply(const Update& u);
   // REQUIRES: updates sorted by key ascending, keys distinct.
   void MultiApply(const Update* updates, size_t n);
+
+  // Links records made by the Membuffer that shares this level's pool, as they are (the drain's
+  // hand-over, flodb_record.h). Each record linked belongs to the level from then on; one the
+  // chain drops (a newer version is there, or the same one) is appended to *dropped: it was
+  // published, so its owner retires it once no slot holds it. REQUIRES: records sorted by key
+  // ascending, keys distinct, none linked before, each with older == 0.
+  void MultiLink(FloDBRecord* const* records, size_t n, std::vector<FloDBRecord*>* dropped);
+  // One record, the same way; false if dropped.
+  bool Link(FloDBRecord* record);
 
   // The newest version of key with sequence <= read_seq. REQUIRES: inside an epoch section.
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const;
@@ -72,8 +86,9 @@ class SortedLevel {
   // into the versions instead of copying them.
   std::unique_ptr<InternalIterator> NewIterator(bool stable = false) const;
 
-  // The nodes' arena and every byte of the versions' pool (live, retired and free versions).
-  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage() + pool_.MemoryUsage(); }
+  // The nodes' arena and every byte of the versions' pool (live, retired and free versions;
+  // with a shared pool, the Membuffer's entries too).
+  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage() + pool_->MemoryUsage(); }
   uint64_t NumVersions() const { return versions_.load(std::memory_order_relaxed); }
 
   // Node keys: [8-byte version-chain head][8-byte KeyPrefix64 of the key][fixed32 key length]
@@ -85,15 +100,39 @@ class SortedLevel {
   };
   using List = ConcurrentSkipList<NodeKeyComparator>;
 
-  struct Version;
+  using Version = FloDBRecord;
 
  private:
   friend class SortedLevelIterator;
 
   Version* NewVersion(const Update& u);
+  // A version that ApplyToNode dropped and that nobody ever saw: reused at once.
   void FreeVersion(Version* v);
-  // Links v into the chain whose head is at `head` (see the chain invariants).
-  void ApplyToNode(std::atomic<uintptr_t>* head, Version* v);
+
+  // What ApplyToNode did with v.
+  enum class Applied {
+    kLinked,     // the first version of its key, or inserted below a newer one
+    kKeptOlder,  // the newest; the previous head stays behind it for readers
+    kReplaced,   // the newest; the previous head was unlinked and retired
+    kOvertaken,  // dropped: a newer version hides it from every reader
+    kSame,       // dropped: the chain has this version already
+  };
+  // Outcomes of a batch, settled into the counters once (shared lines, written once a batch).
+  struct Tally {
+    uint64_t kept = 0, replaced = 0, overtaken = 0, same = 0;
+    bool Count(Applied a);  // true if v is linked
+  };
+  // Links v into the chain whose head is at `head` (see the chain invariants). Counters are
+  // the caller's (AddVersions before, Settle after); a dropped v is the caller's to free or
+  // retire.
+  Applied ApplyToNode(std::atomic<uintptr_t>* head, Version* v);
+  // n versions about to be applied count as versions from now on.
+  void AddVersions(size_t n);
+  void Settle(const Tally& tally);
+  // The node of each of n keys (sorted ascending, distinct), made if missing, into nodes_out
+  // (a thread-local vector reused between calls).
+  template <typename KeyAt>
+  const std::vector<const char*>& FindOrMakeNodes(size_t n, KeyAt&& key_at);
   const char* MakeNode(const Slice& key);
   static void EncodeProbe(const Slice& key, std::string* probe);
   static void EncodeNodeHeader(const Slice& key, char* dst);
@@ -104,18 +143,8 @@ class SortedLevel {
   KeepFn keep_;
   std::atomic<uint64_t> versions_{0};
   FloDBStats* const stats_;
-  EpochPool pool_;  // the versions
-};
-
-struct SortedLevel::Version {
-  uint64_t trailer;              // sequence << 8 | type
-  std::atomic<uintptr_t> older;  // Version* | kMarked
-  uint32_t value_size;
-  bool keep_older;
-
-  SequenceNumber sequence() const { return trailer >> 8; }
-  ValueType type() const { return static_cast<ValueType>(trailer & 0xff); }
-  Slice value() const { return Slice(reinterpret_cast<const char*>(this + 1), value_size); }
+  const std::unique_ptr<EpochPool> own_pool_;  // null when given a pool
+  EpochPool* const pool_;                      // the versions
 };
 
 }  // namespace sluice
