@@ -204,25 +204,8 @@ SortedLevel::Applied SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Vers
   }
 }
 
-void SortedLevel::Apply(const Update& u) {
+bool SortedLevel::LinkOne(const Slice& key, Version* v) {
   thread_local std::string probe;
-  EncodeProbe(u.key, &probe);
-  List::InsertStats local;
-  const char* node = list_.FindOrInsert(
-      probe.data(), [&] { return MakeNode(u.key); }, &local);
-  stats_->single_insert_keys.Add(1);
-  stats_->single_insert_hops.Add(local.hops);
-  Version* v = NewVersion(u);
-  AddVersions(1);
-  Tally tally;
-  if (!tally.Count(ApplyToNode(HeadOf(node), v))) FreeVersion(v);
-  Settle(tally);
-}
-
-bool SortedLevel::Link(FloDBRecord* record) {
-  assert(record->older.load(std::memory_order_relaxed) == 0);
-  thread_local std::string probe;
-  const Slice key = record->key();
   EncodeProbe(key, &probe);
   List::InsertStats local;
   const char* node = list_.FindOrInsert(
@@ -231,9 +214,19 @@ bool SortedLevel::Link(FloDBRecord* record) {
   stats_->single_insert_hops.Add(local.hops);
   AddVersions(1);
   Tally tally;
-  const bool linked = tally.Count(ApplyToNode(HeadOf(node), record));
+  const bool linked = tally.Count(ApplyToNode(HeadOf(node), v));
   Settle(tally);
   return linked;
+}
+
+void SortedLevel::Apply(const Update& u) {
+  Version* v = NewVersion(u);
+  if (!LinkOne(u.key, v)) FreeVersion(v);  // nobody saw it
+}
+
+bool SortedLevel::Link(FloDBRecord* record) {
+  assert(record->older.load(std::memory_order_relaxed) == 0);
+  return LinkOne(record->key(), record);
 }
 
 template <typename KeyAt>
@@ -256,18 +249,6 @@ const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& k
   stats_->multi_insert_hops.Add(local.hops);
   stats_->multi_insert_levels_reused.Add(local.levels_reused);
   return nodes;
-}
-
-void SortedLevel::MultiApply(const Update* updates, size_t n) {
-  if (n == 0) return;
-  const auto& nodes = FindOrMakeNodes(n, [&](size_t i) { return updates[i].key; });
-  AddVersions(n);  // counted before any is linked (see FloDBComponent::LevelCountSum)
-  Tally tally;
-  for (size_t i = 0; i < n; i++) {
-    Version* v = NewVersion(updates[i]);
-    if (!tally.Count(ApplyToNode(HeadOf(nodes[i]), v))) FreeVersion(v);
-  }
-  Settle(tally);
 }
 
 void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,

@@ -19,8 +19,8 @@
 //   * Only the head is ever unlinked. Before unlinking it, the replacer marks the head's `older`
 //     link (low bit), so a concurrent insert below the head (a CAS on that link) fails and
 //     retries; the mark is cleared if the head CAS then fails.
-// MultiApply is FloDB's multi-insert: a sorted batch of distinct keys is located with path
-// sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is applied as above.
+// MultiLink is FloDB's multi-insert: a sorted batch of distinct keys is located with path
+// sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is linked as above.
 
 #ifndef SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
 #define SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
@@ -65,8 +65,6 @@ class SortedLevel {
 
   // Thread-safe, lock-free.
   void Apply(const Update& u);
-  // REQUIRES: updates sorted by key ascending, keys distinct.
-  void MultiApply(const Update* updates, size_t n);
 
   // Links records made by the Membuffer that shares this level's pool, as they are (the drain's
   // hand-over, flodb_record.h). Each record linked belongs to the level from then on; one the
@@ -108,6 +106,9 @@ class SortedLevel {
   Version* NewVersion(const Update& u);
   // A version that ApplyToNode dropped and that nobody ever saw: reused at once.
   void FreeVersion(Version* v);
+  // Finds or makes key's node and applies v there (Apply's and Link's path); false if the
+  // chain dropped v (the caller's to free or retire).
+  bool LinkOne(const Slice& key, Version* v);
 
   // What ApplyToNode did with v.
   enum class Applied {
