@@ -71,8 +71,10 @@ class Manager {
     if (r->nesting++ > 0) return;
     uint64_t g = global_.load(std::memory_order_relaxed);
     for (;;) {
-      r->local.store(g, std::memory_order_seq_cst);
-      // The announcement must be visible before any shared pointer is read (store-load order).
+      // The announcement must be visible before any shared pointer is read (store-load order):
+      // the seq_cst fence after the store gives that, pairing with TryAdvance's fence before
+      // it reads the announcements (a seq_cst store as well would be a second full barrier).
+      r->local.store(g, std::memory_order_relaxed);
       std::atomic_thread_fence(std::memory_order_seq_cst);
       // If G moved meanwhile, announce the newer value so we do not hold back advancement.
       const uint64_t g2 = global_.load(std::memory_order_relaxed);

@@ -174,7 +174,11 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
   // prefixes (keys longer than 8 bytes that share them), by the whole key.
   thread_local std::vector<std::pair<uint64_t, MembufferEntry*>> order, scratch;
   order.clear();
-  for (MembufferEntry* e : *entries) order.emplace_back(KeyPrefix64(e->key()), e);
+  constexpr size_t kPrefetchAhead = 8;  // entries (and, below, buckets) fetched ahead
+  for (size_t i = 0; i < entries->size(); i++) {
+    if (i + kPrefetchAhead < entries->size()) __builtin_prefetch((*entries)[i + kPrefetchAhead]);
+    order.emplace_back(KeyPrefix64((*entries)[i]->key()), (*entries)[i]);
+  }
   RadixSortByKey(&order, &scratch);
   for (size_t begin = 0, end; begin < order.size(); begin = end) {
     for (end = begin + 1; end < order.size() && order[end].first == order[begin].first; end++) {
@@ -205,7 +209,6 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
   }
   // The buckets were last read when the batch was collected, long enough ago to be out of the
   // cache for a large batch: fetch a few ahead.
-  constexpr size_t kPrefetchAhead = 8;
   for (size_t i = 0; i < entries->size(); i++) {
     if (i + kPrefetchAhead < entries->size()) {
       mbf_->PrefetchBucketOf((*entries)[i + kPrefetchAhead]);

@@ -3,6 +3,7 @@
 #include "memory/flodb/membuffer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <new>
 
@@ -20,10 +21,10 @@ MembufferEntry* Membuffer::NewEntry(uint64_t hash, SequenceNumber seq, ValueType
 namespace {
 
 size_t BucketCount(size_t capacity, size_t partitions) {
-  // Sized for entries of ~128 bytes at about half the slots when the byte budget is reached:
-  // buckets rarely fill unless keys are skewed towards few partitions.
-  size_t per_partition = std::max<size_t>(capacity / 128 / 3 / partitions, 1);
-  return per_partition;
+  // Sized for entries of ~128 bytes at about half the slots when the byte budget is reached
+  // (or fewer: rounded up to a power of two, so that a bucket is found with a mask): buckets
+  // rarely fill unless keys are skewed towards few partitions.
+  return std::bit_ceil(std::max<size_t>(capacity / 128 / 3 / partitions, 1));
 }
 
 // Pool blocks: a few per thread for a small Membuffer, 1 MB for a large one.
@@ -38,6 +39,8 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, 
       partition_bits_(partition_bits),
       partitions_(size_t{1} << partition_bits),
       buckets_per_partition_(BucketCount(capacity, size_t{1} << partition_bits)),
+      bucket_mask_(buckets_per_partition_ - 1),
+      partition_capacity_(capacity / partitions_),
       slots_(std::clamp(slots_per_bucket, 1, kMaxSlots)),
       buckets_(new Bucket[partitions_ * buckets_per_partition_]),
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +

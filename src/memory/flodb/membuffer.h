@@ -1,8 +1,11 @@
 // memory/flodb/membuffer.h — FloDB's Membuffer: a small, bounded, concurrent hash table that
 // absorbs writes before they are drained into the sorted level below it (sorted_level.h).
 //
-// Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock word, the largest
-// sequence number that ever left the bucket (max_out_seq), and up to six entry slots. Writers
+// Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock, a one-byte tag of
+// each slot's key hash, the largest sequence number that ever left the bucket (max_out_seq),
+// and up to six entry slots. The tags let a writer pass over other keys' entries without
+// loading them (a cache miss each); they are read and written only under the bucket lock, so
+// readers, which do not lock, ignore them. Buckets per partition are a power of two. Writers
 // take the bucket's lock for the few instructions of an update; readers never lock (they load
 // slots with acquire and read immutable entries). A bucket with no free slot makes an add fail
 // (the write then goes to the sorted level). Buckets are grouped into 2^partition_bits partitions
@@ -136,7 +139,7 @@ class Membuffer {
     return stats_[partition].bytes.load(std::memory_order_relaxed);
   }
   // Each partition's share of the byte budget.
-  size_t PartitionCapacity() const { return capacity_ / partitions_; }
+  size_t PartitionCapacity() const { return partition_capacity_; }
   size_t capacity() const { return capacity_; }
 
   uint64_t PartitionOf(const Slice& key) const;
@@ -144,8 +147,8 @@ class Membuffer {
 
  private:
   struct alignas(kCacheLineSize) Bucket {
-    std::atomic<uint32_t> lock{0};
-    uint32_t unused = 0;
+    std::atomic<uint16_t> lock{0};
+    uint8_t tags[kMaxSlots] = {};    // guarded by lock; meaningful for non-null slots only
     SequenceNumber max_out_seq = 0;  // guarded by lock
     std::atomic<MembufferEntry*> slots[kMaxSlots];
   };
@@ -177,8 +180,10 @@ class Membuffer {
                      SequenceNumber max_seq = kMaxSequenceNumber);
 
   Bucket* BucketIn(uint64_t partition, uint64_t hash) const {
-    return &buckets_[partition * buckets_per_partition_ + hash % buckets_per_partition_];
+    return &buckets_[partition * buckets_per_partition_ + (hash & bucket_mask_)];
   }
+  // The slot tag of a hash: its top byte (the bucket index comes from the low bits).
+  static uint8_t TagOf(uint64_t hash) { return static_cast<uint8_t>(hash >> 56); }
   static void Lock(Bucket* b) {
     // acquire: the critical section sees the previous holder's writes.
     while (b->lock.exchange(1, std::memory_order_acquire) != 0) CpuRelax();
@@ -188,7 +193,9 @@ class Membuffer {
   const size_t capacity_;
   const int partition_bits_;
   const size_t partitions_;
-  const size_t buckets_per_partition_;
+  const size_t buckets_per_partition_;  // a power of two
+  const uint64_t bucket_mask_;          // buckets_per_partition_ - 1
+  const size_t partition_capacity_;     // capacity_ / partitions_
   const int slots_;
   std::unique_ptr<Bucket[]> buckets_;
   std::unique_ptr<std::atomic<uint64_t>[]> occupied_;
@@ -219,6 +226,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
   const uint64_t partition = PartitionOf(fresh->key());
   Bucket* b = BucketIn(partition, fresh->hash);
   const SequenceNumber seq = fresh->sequence();
+  const uint8_t tag = TagOf(fresh->hash);
   Lock(b);
   int free_slot = -1;
   for (int i = 0; i < slots_; i++) {
@@ -227,7 +235,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
       if (free_slot < 0) free_slot = i;
       continue;
     }
-    if (e->hash != fresh->hash || e->key() != fresh->key()) continue;
+    if (b->tags[i] != tag || e->hash != fresh->hash || e->key() != fresh->key()) continue;
     if (seq <= e->sequence()) {
       Unlock(b);
       return AddResult::kOlder;
@@ -264,7 +272,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
   // A partition may use more than its share of the byte budget while the whole table has
   // room (the sum is read only then): keys are rarely spread evenly over partitions.
   if (free_slot < 0 || (stats_[partition].bytes.load(std::memory_order_relaxed) >=
-                            static_cast<int64_t>(capacity_ / partitions_) &&
+                            static_cast<int64_t>(partition_capacity_) &&
                         EntryBytes() >= capacity_)) {
     // The write goes below: later, older writes of keys of this bucket must follow it there.
     if (seq > b->max_out_seq) b->max_out_seq = seq;
@@ -272,6 +280,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     return AddResult::kFull;
   }
   Account(partition, 1, static_cast<int64_t>(fresh->Charge()));
+  b->tags[free_slot] = tag;
   b->slots[free_slot].store(fresh, std::memory_order_release);
   MarkOccupied(b);
   Unlock(b);
