@@ -51,6 +51,16 @@ void FloDBComponent::PhasedCount::FlipAndWait() {
   SpinWait([&] { return Zero(old); });  // as long as an add or a drain batch
 }
 
+namespace {
+
+// One index slot (8 bytes) per 256 bytes of the budget: 3% of it. The index takes up to three
+// quarters of its slots, a key per 341 bytes, which covers every key of a full component whose
+// keys cost that much (a 256-byte value with its version and node); keys beyond that are found
+// by searching the skiplist, as without the index.
+size_t NodeIndexSlotsFor(size_t write_buffer_size) { return write_buffer_size / 256; }
+
+}  // namespace
+
 FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context,
                                std::shared_ptr<FloDBStats> stats)
     : options_(options),
@@ -62,7 +72,7 @@ FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponen
           [keeper = context.keeper](SequenceNumber older, SequenceNumber newer) {
             return keeper != nullptr && keeper->MustKeep(older, newer);
           },
-          stats_.get(), &records_),
+          stats_.get(), &records_, NodeIndexSlotsFor(options.write_buffer_size)),
       mbf_(options.use_membuffer
                ? std::make_unique<Membuffer>(
                      std::max<size_t>(
@@ -287,11 +297,12 @@ void FloDBComponent::DrainLoop() {
 
 bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
   epoch::Guard guard;
+  const uint64_t hash = Membuffer::HashKey(key);  // the same hash indexes the sorted level
   if (mbf_ != nullptr) {
     bool shadowed;
-    if (mbf_->Get(key, Membuffer::HashKey(key), read_seq, result, &shadowed)) return true;
+    if (mbf_->Get(key, hash, read_seq, result, &shadowed)) return true;
   }
-  return memtable_.Get(key, read_seq, result);
+  return memtable_.Get(key, hash, read_seq, result);
 }
 
 SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggybacked) {

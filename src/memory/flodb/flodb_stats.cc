@@ -41,6 +41,7 @@ std::string FloDBStats::ToString() const {
       Get(multi_insert_batches), mi_keys, Ratio(mi_keys, Get(multi_insert_batches)),
       Ratio(Get(multi_insert_hops), mi_keys), Ratio(Get(multi_insert_levels_reused), mi_keys),
       si_keys, Ratio(Get(single_insert_hops), si_keys));
+  r += fmt::format("node index: {} keys found without a skiplist search\n", Get(index_hits));
   r += fmt::format(
       "scans: {} ({} masters, {} piggybacked), {} restarts, {} fallbacks, {:.3f} s draining\n",
       Get(scans), Get(scan_masters), Get(scan_piggybacks), Get(scan_restarts), Get(scan_fallbacks),

@@ -38,6 +38,7 @@ struct FloDBStats {
   ShardedCounter multi_insert_levels_reused;
   ShardedCounter single_insert_keys;
   ShardedCounter single_insert_hops;
+  ShardedCounter index_hits;  // keys whose node the index found (no skiplist search)
   // Scans.
   ShardedCounter scans;
   ShardedCounter scan_masters;     // froze and drained the Membuffer

@@ -10,6 +10,7 @@
 #include "util/coding.h"
 #include "util/cpu.h"
 #include "util/epoch.h"
+#include "util/hash.h"
 
 namespace sluice {
 
@@ -45,9 +46,11 @@ int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) con
   return la < lb ? -1 : (la > lb ? 1 : 0);
 }
 
-SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool)
+SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool,
+                         size_t index_slots)
     : arena_(arena_block_size),
       list_(NodeKeyComparator(), &arena_),
+      index_(index_slots, &SortedLevel::NodeUserKey),
       keep_(std::move(keep)),
       stats_(stats),
       own_pool_(pool == nullptr ? std::make_unique<EpochPool>(arena_block_size) : nullptr),
@@ -67,6 +70,10 @@ SortedLevel::~SortedLevel() {
     }
   }
 }
+
+uint64_t SortedLevel::HashKey(const Slice& key) { return Hash64(key); }
+
+Slice SortedLevel::NodeUserKey(const char* node_key) { return UserKeyOf(node_key); }
 
 Version* SortedLevel::NewVersion(const Update& u) {
   // No key: the node holds it.
@@ -204,14 +211,25 @@ SortedLevel::Applied SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Vers
   }
 }
 
-bool SortedLevel::LinkOne(const Slice& key, Version* v) {
+const char* SortedLevel::FindOrMakeNode(const Slice& key, uint64_t hash) {
+  const char* node = index_.Find(key, hash);
+  if (node != nullptr) {
+    stats_->index_hits.Add(1);
+    return node;
+  }
   thread_local std::string probe;
   EncodeProbe(key, &probe);
   List::InsertStats local;
-  const char* node = list_.FindOrInsert(
+  node = list_.FindOrInsert(
       probe.data(), [&] { return MakeNode(key); }, &local);
   stats_->single_insert_keys.Add(1);
   stats_->single_insert_hops.Add(local.hops);
+  index_.Insert(hash, node);  // before any version goes into it (see the header)
+  return node;
+}
+
+bool SortedLevel::LinkOne(const Slice& key, uint64_t hash, Version* v) {
+  const char* node = FindOrMakeNode(key, hash);
   AddVersions(1);
   Tally tally;
   const bool linked = tally.Count(ApplyToNode(HeadOf(node), v));
@@ -221,12 +239,13 @@ bool SortedLevel::LinkOne(const Slice& key, Version* v) {
 
 void SortedLevel::Apply(const Update& u) {
   Version* v = NewVersion(u);
-  if (!LinkOne(u.key, v)) FreeVersion(v);  // nobody saw it
+  if (!LinkOne(u.key, HashKey(u.key), v)) FreeVersion(v);  // nobody saw it
 }
 
 bool SortedLevel::Link(FloDBRecord* record) {
   assert(record->older.load(std::memory_order_relaxed) == 0);
-  return LinkOne(record->key(), record);
+  assert(record->hash == HashKey(record->key()));
+  return LinkOne(record->key(), record->hash, record);
 }
 
 template <typename KeyAt>
@@ -254,8 +273,33 @@ const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& k
 void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
                             std::vector<FloDBRecord*>* dropped) {
   if (n == 0) return;
-  const auto& nodes = FindOrMakeNodes(n, [&](size_t i) { return records[i]->key(); });
   AddVersions(n);  // counted before any is linked (see FloDBComponent::LevelCountSum)
+  // Nodes through the index first (its slots fetched a few keys ahead), then the keys it does
+  // not know through the skiplist, with path sharing, indexed before anything is linked.
+  thread_local std::vector<const char*> nodes;
+  thread_local std::vector<size_t> missing;
+  nodes.resize(n);
+  missing.clear();
+  constexpr size_t kProbeAhead = 32;
+  for (size_t i = 0; i < std::min(n, kProbeAhead); i++) index_.Prefetch(records[i]->hash);
+  for (size_t i = 0; i < n; i++) {
+    if (i + kProbeAhead < n) index_.Prefetch(records[i + kProbeAhead]->hash);
+    assert(records[i]->hash == HashKey(records[i]->key()));
+    nodes[i] = index_.Find(records[i]->key(), records[i]->hash);
+    if (nodes[i] == nullptr) missing.push_back(i);
+  }
+  if (missing.size() < n) stats_->index_hits.Add(n - missing.size());
+  if (!missing.empty()) {
+    const auto& found =
+        FindOrMakeNodes(missing.size(), [&](size_t j) { return records[missing[j]]->key(); });
+    for (size_t j = 0; j < missing.size(); j++) {
+      if (j + kProbeAhead < missing.size()) {
+        index_.Prefetch(records[missing[j + kProbeAhead]]->hash);  // probed long ago
+      }
+      nodes[missing[j]] = found[j];
+      index_.Insert(records[missing[j]]->hash, found[j]);
+    }
+  }
   Tally tally;
   // Each link reads the node's chain head and the version there, two cache misses once a
   // large batch has pushed the nodes found first out of the cache: fetch them ahead, the
@@ -275,9 +319,15 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
   Settle(tally);
 }
 
-bool SortedLevel::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
-  const char* node = FindNode(key);
-  if (node == nullptr) return false;
+bool SortedLevel::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq,
+                      MemoryLookup* result) const {
+  const char* node = index_.Find(key, hash);
+  if (node == nullptr) {
+    // A complete index knows every node that holds a version (see the header).
+    if (index_.complete()) return false;
+    node = FindNode(key);
+    if (node == nullptr) return false;
+  }
   for (Version* v = Ptr(HeadOf(node)->load(std::memory_order_acquire)); v != nullptr;
        v = Ptr(v->older.load(std::memory_order_acquire))) {
     if (v->sequence() <= read_seq) {

@@ -21,6 +21,11 @@
 //     retries; the mark is cleared if the head CAS then fails.
 // MultiLink is FloDB's multi-insert: a sorted batch of distinct keys is located with path
 // sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is linked as above.
+//
+// Keys the level holds already are found without a search, through a hash index of the nodes
+// (node_index.h): a drain of keys updated again and again, or a read, costs a probe or two.
+// A node is indexed after it is linked into the skiplist and before any version is linked into
+// it, so while the index is complete a key it does not know has no version here.
 
 #ifndef SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
 #define SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
@@ -36,6 +41,7 @@
 #include "memory/concurrent_skiplist.h"
 #include "memory/flodb/flodb_record.h"
 #include "memory/flodb/flodb_stats.h"
+#include "memory/flodb/node_index.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
 #include "util/epoch_pool.h"
@@ -57,8 +63,13 @@ class SortedLevel {
 
   // stats: shared counters, not owned (must outlive the memtable). pool: where versions come
   // from and go back to (not owned; the Membuffer that drains into this level must share it);
-  // null: a pool of its own.
-  SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr);
+  // null: a pool of its own. index_slots: the node index's size (node_index.h; it indexes up
+  // to three quarters of that many keys, the rest are found by searching the skiplist).
+  SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr,
+              size_t index_slots = kDefaultIndexSlots);
+  static constexpr size_t kDefaultIndexSlots = size_t{1} << 16;
+  // The hash the level indexes keys by; a handed-over record's `hash` must be this.
+  static uint64_t HashKey(const Slice& key);
   ~SortedLevel();
   SortedLevel(const SortedLevel&) = delete;
   SortedLevel& operator=(const SortedLevel&) = delete;
@@ -76,7 +87,11 @@ class SortedLevel {
   bool Link(FloDBRecord* record);
 
   // The newest version of key with sequence <= read_seq. REQUIRES: inside an epoch section.
-  bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const;
+  bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) const {
+    return Get(key, HashKey(key), read_seq, result);
+  }
+  // The same, with the key's HashKey already computed.
+  bool Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result) const;
 
   // Every version, in internal-key order. Each move copies the entry it lands on, so the
   // iterator is safe without holding an epoch section between calls.
@@ -86,7 +101,9 @@ class SortedLevel {
 
   // The nodes' arena and every byte of the versions' pool (live, retired and free versions;
   // with a shared pool, the Membuffer's entries too).
-  size_t ApproximateMemoryUsage() const { return arena_.MemoryUsage() + pool_->MemoryUsage(); }
+  size_t ApproximateMemoryUsage() const {
+    return arena_.MemoryUsage() + pool_->MemoryUsage() + index_.MemoryUsage();
+  }
   uint64_t NumVersions() const { return versions_.load(std::memory_order_relaxed); }
 
   // Node keys: [8-byte version-chain head][8-byte KeyPrefix64 of the key][fixed32 key length]
@@ -107,8 +124,11 @@ class SortedLevel {
   // A version that ApplyToNode dropped and that nobody ever saw: reused at once.
   void FreeVersion(Version* v);
   // Finds or makes key's node and applies v there (Apply's and Link's path); false if the
-  // chain dropped v (the caller's to free or retire).
-  bool LinkOne(const Slice& key, Version* v);
+  // chain dropped v (the caller's to free or retire). hash: HashKey(key).
+  bool LinkOne(const Slice& key, uint64_t hash, Version* v);
+  // The node of key through the index, else through the skiplist, made (and indexed) if
+  // missing.
+  const char* FindOrMakeNode(const Slice& key, uint64_t hash);
 
   // What ApplyToNode did with v.
   enum class Applied {
@@ -138,9 +158,11 @@ class SortedLevel {
   static void EncodeProbe(const Slice& key, std::string* probe);
   static void EncodeNodeHeader(const Slice& key, char* dst);
   const char* FindNode(const Slice& key) const;
+  static Slice NodeUserKey(const char* node_key);
 
   ConcurrentArena arena_;
   List list_;
+  NodeIndex index_;
   KeepFn keep_;
   std::atomic<uint64_t> versions_{0};
   FloDBStats* const stats_;

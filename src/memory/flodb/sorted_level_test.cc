@@ -192,8 +192,8 @@ TEST_P(MultiInsertTest, SameContentsAsSimpleInsertsAlsoConcurrently) {
     std::vector<FloDBRecord*> records;
     for (const auto& u : batch) {
       records.push_back(FloDBRecord::Make(
-          pool.Allocate(FloDBRecord::AllocationSize(u.key.size(), u.value.size())), /*hash=*/0,
-          u.sequence, u.type, u.key, u.value, u.keep_older));
+          pool.Allocate(FloDBRecord::AllocationSize(u.key.size(), u.value.size())),
+          SortedLevel::HashKey(u.key), u.sequence, u.type, u.key, u.value, u.keep_older));
     }
     std::vector<FloDBRecord*> dropped;
     multi.MultiLink(records.data(), records.size(), &dropped);
