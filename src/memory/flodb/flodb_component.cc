@@ -53,10 +53,10 @@ void FloDBComponent::PhasedCount::FlipAndWait() {
 
 namespace {
 
-// One index slot (8 bytes) per 256 bytes of the budget: 3% of it. The index takes up to three
-// quarters of its slots, a key per 341 bytes, which covers every key of a full component whose
-// keys cost that much (a 256-byte value with its version and node); keys beyond that are found
-// by searching the skiplist, as without the index.
+// One index slot (8 bytes) per 256 bytes of the budget: 3% of it, allocated once keys are
+// updated in the sorted level. The index takes up to three quarters of its slots, a key per
+// 341 bytes, which covers every key of a full component whose keys cost that much (a 256-byte
+// value with its version and node); keys beyond that are found by searching the skiplist.
 size_t NodeIndexSlotsFor(size_t write_buffer_size) { return write_buffer_size / 256; }
 
 }  // namespace

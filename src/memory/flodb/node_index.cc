@@ -10,15 +10,29 @@ namespace sluice {
 NodeIndex::NodeIndex(size_t slots, KeyOfFn key_of)
     : key_of_(key_of),
       mask_(std::bit_ceil(std::max<size_t>(slots, kMaxProbes)) - 1),
-      max_entries_((mask_ + 1) / 4 * 3),
-      // Value-initialized: every slot empty.
-      slots_(std::make_unique<std::atomic<uintptr_t>[]>(mask_ + 1)) {}
+      max_entries_((mask_ + 1) / 4 * 3) {}
+
+std::atomic<uintptr_t>* NodeIndex::Slots() {
+  // acquire: pairs with the release store below; the slots are seen zeroed.
+  std::atomic<uintptr_t>* slots = slots_.load(std::memory_order_acquire);
+  if (slots != nullptr) return slots;
+  MutexLock l(&alloc_mu_);
+  if (storage_ == nullptr) {
+    storage_ = std::make_unique<std::atomic<uintptr_t>[]>(mask_ + 1);  // every slot empty
+    // release: publishes the zeroed slots with the pointer.
+    slots_.store(storage_.get(), std::memory_order_release);
+  }
+  return storage_.get();
+}
 
 const char* NodeIndex::Find(const Slice& key, uint64_t hash) const {
+  // acquire: pairs with Slots()'s release store.
+  const std::atomic<uintptr_t>* slots = slots_.load(std::memory_order_acquire);
+  if (slots == nullptr) return nullptr;
   const uintptr_t tag = TagOf(hash);
   for (size_t i = 0; i < kMaxProbes; i++) {
     // acquire: pairs with Insert's release CAS; the node's key is visible with the pointer.
-    const uintptr_t slot = slots_[(hash + i) & mask_].load(std::memory_order_acquire);
+    const uintptr_t slot = slots[(hash + i) & mask_].load(std::memory_order_acquire);
     if (slot == 0) return nullptr;  // probe sequences have no holes: slots are never cleared
     if ((slot >> kTagShift) == tag && key_of_(NodeOf(slot)) == key) return NodeOf(slot);
   }
@@ -29,15 +43,14 @@ void NodeIndex::Insert(uint64_t hash, const char* node) {
   const uintptr_t raw = reinterpret_cast<uintptr_t>(node);
   // relaxed: only a cap on the load; an overshoot by a few concurrent inserts is harmless.
   if ((raw >> kTagShift) != 0 || entries_.load(std::memory_order_relaxed) >= max_entries_) {
-    // release: ordered before the versions the caller links into this unindexed node.
-    complete_.store(false, std::memory_order_release);
-    return;
+    return;  // not indexed: it is found by a search
   }
+  std::atomic<uintptr_t>* slots = Slots();
   const uintptr_t tag = TagOf(hash);
   const uintptr_t wanted = raw | (tag << kTagShift);
   const Slice key = key_of_(node);
   for (size_t i = 0; i < kMaxProbes; i++) {
-    std::atomic<uintptr_t>& s = slots_[(hash + i) & mask_];
+    std::atomic<uintptr_t>& s = slots[(hash + i) & mask_];
     uintptr_t slot = s.load(std::memory_order_acquire);
     if (slot == 0) {
       // release: publishes the node (its key) with the pointer; acquire on failure: the
@@ -52,7 +65,6 @@ void NodeIndex::Insert(uint64_t hash, const char* node) {
     if (slot == wanted) return;
     if ((slot >> kTagShift) == tag && key_of_(NodeOf(slot)) == key) return;
   }
-  complete_.store(false, std::memory_order_release);
 }
 
 }  // namespace sluice

@@ -220,11 +220,17 @@ const char* SortedLevel::FindOrMakeNode(const Slice& key, uint64_t hash) {
   thread_local std::string probe;
   EncodeProbe(key, &probe);
   List::InsertStats local;
+  bool made = false;
   node = list_.FindOrInsert(
-      probe.data(), [&] { return MakeNode(key); }, &local);
+      probe.data(),
+      [&] {
+        made = true;
+        return MakeNode(key);
+      },
+      &local);
   stats_->single_insert_keys.Add(1);
   stats_->single_insert_hops.Add(local.hops);
-  index_.Insert(hash, node);  // before any version goes into it (see the header)
+  if (!made) index_.Insert(hash, node);  // an update: the key may come again
   return node;
 }
 
@@ -249,20 +255,27 @@ bool SortedLevel::Link(FloDBRecord* record) {
 }
 
 template <typename KeyAt>
-const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& key_at) {
+const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& key_at,
+                                                             std::vector<uint8_t>* made) {
   thread_local std::vector<std::string> probe_storage;
   thread_local std::vector<const char*> probes;
   thread_local std::vector<const char*> nodes;
   if (probe_storage.size() < n) probe_storage.resize(n);
   probes.resize(n);
   nodes.resize(n);
+  made->assign(n, 0);
   for (size_t i = 0; i < n; i++) {
     EncodeProbe(key_at(i), &probe_storage[i]);
     probes[i] = probe_storage[i].data();
   }
   List::InsertStats local;
   list_.MultiFindOrInsert(
-      probes.data(), n, [&](size_t i) { return MakeNode(key_at(i)); }, nodes.data(), &local);
+      probes.data(), n,
+      [&](size_t i) {
+        (*made)[i] = 1;
+        return MakeNode(key_at(i));
+      },
+      nodes.data(), &local);
   stats_->multi_insert_batches.Add(1);
   stats_->multi_insert_keys.Add(n);
   stats_->multi_insert_hops.Add(local.hops);
@@ -275,7 +288,8 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
   if (n == 0) return;
   AddVersions(n);  // counted before any is linked (see FloDBComponent::LevelCountSum)
   // Nodes through the index first (its slots fetched a few keys ahead), then the keys it does
-  // not know through the skiplist, with path sharing, indexed before anything is linked.
+  // not know through the skiplist, with path sharing; those whose node was there already are
+  // being updated, and are indexed for the next time.
   thread_local std::vector<const char*> nodes;
   thread_local std::vector<size_t> missing;
   nodes.resize(n);
@@ -290,14 +304,12 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
   }
   if (missing.size() < n) stats_->index_hits.Add(n - missing.size());
   if (!missing.empty()) {
-    const auto& found =
-        FindOrMakeNodes(missing.size(), [&](size_t j) { return records[missing[j]]->key(); });
+    thread_local std::vector<uint8_t> made;
+    const auto& found = FindOrMakeNodes(
+        missing.size(), [&](size_t j) { return records[missing[j]]->key(); }, &made);
     for (size_t j = 0; j < missing.size(); j++) {
-      if (j + kProbeAhead < missing.size()) {
-        index_.Prefetch(records[missing[j + kProbeAhead]]->hash);  // probed long ago
-      }
       nodes[missing[j]] = found[j];
-      index_.Insert(records[missing[j]]->hash, found[j]);
+      if (made[j] == 0) index_.Insert(records[missing[j]]->hash, found[j]);
     }
   }
   Tally tally;
@@ -323,8 +335,6 @@ bool SortedLevel::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq,
                       MemoryLookup* result) const {
   const char* node = index_.Find(key, hash);
   if (node == nullptr) {
-    // A complete index knows every node that holds a version (see the header).
-    if (index_.complete()) return false;
     node = FindNode(key);
     if (node == nullptr) return false;
   }

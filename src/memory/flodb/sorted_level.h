@@ -22,10 +22,9 @@
 // MultiLink is FloDB's multi-insert: a sorted batch of distinct keys is located with path
 // sharing (ConcurrentSkipList::MultiFindOrInsert), then each version is linked as above.
 //
-// Keys the level holds already are found without a search, through a hash index of the nodes
-// (node_index.h): a drain of keys updated again and again, or a read, costs a probe or two.
-// A node is indexed after it is linked into the skiplist and before any version is linked into
-// it, so while the index is complete a key it does not know has no version here.
+// Keys the level holds and updates again and again are found without a search, through a hash
+// index of their nodes (node_index.h): their drain, or a read of them, costs a probe or two. A
+// node is indexed when a write finds it already there; fresh keys cost an empty probe.
 
 #ifndef SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
 #define SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
@@ -64,7 +63,7 @@ class SortedLevel {
   // stats: shared counters, not owned (must outlive the memtable). pool: where versions come
   // from and go back to (not owned; the Membuffer that drains into this level must share it);
   // null: a pool of its own. index_slots: the node index's size (node_index.h; it indexes up
-  // to three quarters of that many keys, the rest are found by searching the skiplist).
+  // to three quarters of that many updated keys, the rest are found by searching the skiplist).
   SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr,
               size_t index_slots = kDefaultIndexSlots);
   static constexpr size_t kDefaultIndexSlots = size_t{1} << 16;
@@ -150,10 +149,11 @@ class SortedLevel {
   // n versions about to be applied count as versions from now on.
   void AddVersions(size_t n);
   void Settle(const Tally& tally);
-  // The node of each of n keys (sorted ascending, distinct), made if missing, into nodes_out
-  // (a thread-local vector reused between calls).
+  // The node of each of n keys (sorted ascending, distinct), made if missing (then (*made)[i]
+  // is 1), in a thread-local vector reused between calls.
   template <typename KeyAt>
-  const std::vector<const char*>& FindOrMakeNodes(size_t n, KeyAt&& key_at);
+  const std::vector<const char*>& FindOrMakeNodes(size_t n, KeyAt&& key_at,
+                                                  std::vector<uint8_t>* made);
   const char* MakeNode(const Slice& key);
   static void EncodeProbe(const Slice& key, std::string* probe);
   static void EncodeNodeHeader(const Slice& key, char* dst);
