@@ -6,8 +6,11 @@
 #include <new>
 
 #include "util/coding.h"
+#include "util/hash.h"
 
 namespace sluice {
+
+uint64_t FloDBRecord::HashKey(const Slice& key) { return Hash64(key); }
 
 FloDBRecord* FloDBRecord::Make(void* mem, uint64_t hash, SequenceNumber seq, ValueType type,
                                const Slice& key, const Slice& value, bool keep_older) {

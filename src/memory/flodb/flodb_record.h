@@ -48,6 +48,9 @@ struct FloDBRecord {
   // Placement-constructs a record in `mem` (AllocationSize(key, value) bytes).
   static FloDBRecord* Make(void* mem, uint64_t hash, SequenceNumber seq, ValueType type,
                            const Slice& key, const Slice& value, bool keep_older);
+  // The hash of a key that `hash` holds: the Membuffer's buckets and the sorted level's node
+  // index both use it, so a drained record carries its index hash along.
+  static uint64_t HashKey(const Slice& key);
   static size_t AllocationSize(size_t key_size, size_t value_size) {
     return sizeof(FloDBRecord) + key_size + value_size;
   }

@@ -8,7 +8,6 @@
 #include <new>
 
 #include "util/coding.h"
-#include "util/hash.h"
 
 namespace sluice {
 
@@ -69,8 +68,6 @@ Membuffer::~Membuffer() {
     }
   }
 }
-
-uint64_t Membuffer::HashKey(const Slice& key) { return Hash64(key); }
 
 uint64_t Membuffer::PartitionOf(const Slice& key) const {
   if (partition_bits_ == 0) return 0;

@@ -143,7 +143,7 @@ class Membuffer {
   size_t capacity() const { return capacity_; }
 
   uint64_t PartitionOf(const Slice& key) const;
-  static uint64_t HashKey(const Slice& key);
+  static uint64_t HashKey(const Slice& key) { return FloDBRecord::HashKey(key); }
 
  private:
   struct alignas(kCacheLineSize) Bucket {

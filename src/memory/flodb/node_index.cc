@@ -62,7 +62,6 @@ void NodeIndex::Insert(uint64_t hash, const char* node) {
       }
     }
     // Taken (by now): by this key's node (one node per key), or by another key.
-    if (slot == wanted) return;
     if ((slot >> kTagShift) == tag && key_of_(NodeOf(slot)) == key) return;
   }
 }

@@ -49,7 +49,7 @@ class NodeIndex {
   NodeIndex(const NodeIndex&) = delete;
   NodeIndex& operator=(const NodeIndex&) = delete;
 
-  // The node of `key` (hash: Hash64 of it), or null if it is not indexed. Lock-free.
+  // The node of `key` (hash: FloDBRecord::HashKey of it), or null if it is not indexed. Lock-free.
   const char* Find(const Slice& key, uint64_t hash) const;
   // Indexes `node`, whose key hashes to `hash`, if there is room. Lock-free but for the
   // allocation of the slot array; concurrent Inserts of the same node leave one slot.

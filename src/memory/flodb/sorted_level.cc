@@ -10,7 +10,6 @@
 #include "util/coding.h"
 #include "util/cpu.h"
 #include "util/epoch.h"
-#include "util/hash.h"
 
 namespace sluice {
 
@@ -70,8 +69,6 @@ SortedLevel::~SortedLevel() {
     }
   }
 }
-
-uint64_t SortedLevel::HashKey(const Slice& key) { return Hash64(key); }
 
 Slice SortedLevel::NodeUserKey(const char* node_key) { return UserKeyOf(node_key); }
 

@@ -67,8 +67,8 @@ class SortedLevel {
   SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr,
               size_t index_slots = kDefaultIndexSlots);
   static constexpr size_t kDefaultIndexSlots = size_t{1} << 16;
-  // The hash the level indexes keys by; a handed-over record's `hash` must be this.
-  static uint64_t HashKey(const Slice& key);
+  // The hash the level indexes keys by: a handed-over record's `hash` (flodb_record.h).
+  static uint64_t HashKey(const Slice& key) { return FloDBRecord::HashKey(key); }
   ~SortedLevel();
   SortedLevel(const SortedLevel&) = delete;
   SortedLevel& operator=(const SortedLevel&) = delete;
