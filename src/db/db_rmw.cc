@@ -10,11 +10,11 @@
 //   2. Run the caller's decision on that value, outside any epoch section or slot. If it keeps
 //      the state the key has, the call ends here: it was a read, linearized at step 1.
 //   3. Reserve the WAL record on the current mutable component and take sequence number ts, as
-//   every
-//      write does (Busy: a switch is under way; start over).
+//      every write does (Busy: a switch is under way; start over).
 //   4. FenceBelow(ts, key): afterwards every write to the key ordered before ts has finished,
 //      and no write can still be ordered before ts (a writer that drew a smaller sequence number
-//      but had not published it takes a new one). Writes to other keys are not waited for.
+//      but has not shown it in its slot yet is waited for). Writes to other keys are not
+//      waited for.
 //   5. Validate: the key's write stamp must not have moved since step 1.
 //   6. Valid: log and apply the new version with ts. Conflict: fill the WAL reservation with
 //      the batch marked aborted (a reservation must be filled), release ts, start over.

@@ -4,10 +4,12 @@
 // declaration in db_impl.h.
 //
 // Two orderings carry the write path's guarantees. The sequence number is taken inside the log
-// reservation (ReserveWrite), so log order is sequence order. And the flush of a switched
-// component starts only after an epoch grace period (db_background.cc), so a writer that
-// reserved on the sealed log has inserted before the flush reads the component: that is why a
-// write holds one epoch section from its reservation to its insertion (ReservedWrite::section).
+// reservation (ReserveWrite), so log order is sequence order (a write that skips the WAL takes
+// it without the log's lock, and checks the seal afterwards: see ReserveWrite). And the flush
+// of a switched component starts only after an epoch grace period (db_background.cc), so a
+// writer that reserved on the sealed log has inserted before the flush reads the component:
+// that is why a write holds one epoch section from its reservation to its insertion
+// (ReservedWrite::section).
 //
 // Stall policy: with level0_slowdown_writes_trigger L0 files each write is delayed once by
 // 1 ms; with level0_stop_writes_trigger L0 files writes wait until compaction brings L0 below
@@ -227,13 +229,32 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, W
     return Status::NotSupported(dbname_, "sequence numbers are exhausted (2^56 writes)");
   }
   w->slot = oracle_.ClaimSlot();
-  auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
-  const size_t size =
-      options.disable_wal ? log::Writer::kNoRecord : WriteBatchInternal::ByteSize(batch);
-  Status s = mem->log->Reserve(size, assign, &w->reservation);
-  if (!s.ok()) {
-    oracle_.Release(w->slot, /*multi_entry=*/false);  // no sequence number was published
-    return s;
+  Status s;
+  if (options.disable_wal) {
+    // No record, so no place in the log to take: the sequence number is taken without the
+    // log's mutex (which every writer would otherwise lock twice). What the mutex gave, the
+    // seal check after the fact gives here: AssignSequence's seq_cst fetch_add comes before
+    // this seq_cst load of the seal flag, and SwitchMemoryComponent seals (seq_cst store)
+    // before it installs the next component. So if the load reads "not sealed", our sequence
+    // number precedes the seal, and every writer of the next component (which loads the
+    // SuperVersion installed after it) draws a larger one: the old component's sequence
+    // numbers stay below the new one's. If it reads "sealed", the number is given back (a
+    // gap, which nothing minds) and the caller retries on the next component. (That smaller
+    // numbers are published when a fence or a batch wait scans Active is kept by
+    // SequenceOracle, which waits for slots claimed but not yet published.)
+    w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag);
+    if (mem->log->sealed()) {
+      oracle_.Release(w->slot, w->multi);
+      w->seq = 0;
+      return Status::Busy(mem->log->file_name(), "log is sealed");
+    }
+  } else {
+    auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
+    s = mem->log->Reserve(WriteBatchInternal::ByteSize(batch), assign, &w->reservation);
+    if (!s.ok()) {
+      oracle_.Release(w->slot, /*multi_entry=*/false);  // no sequence number was published
+      return s;
+    }
   }
   // A snapshot never covers a sequence number still being written (AssignSequence retakes it).
   assert(w->seq > 0 && w->seq <= oracle_.LastSequence());
@@ -250,7 +271,10 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   // An aborted read-modify-write's record only fills its reservation: no need to sync it.
   const bool sync = options.sync && !WriteBatchInternal::IsAborted(batch);
   if (options.disable_wal) {
-    mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
+    // Stored once: every writer reads this cache line (the component and its log).
+    if (!mem->has_unlogged_writes.load(std::memory_order_relaxed)) {
+      mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
+    }
   } else {
     // A synced write makes every earlier write durable, including those in the WAL files of
     // components switched out but not flushed yet (usually synced already: no I/O then).

@@ -117,8 +117,15 @@ void SequenceOracle::WaitForWritesUpTo(SequenceNumber seq) const {
 template <typename Awaits>
 void SequenceOracle::WaitForSlots(Awaits awaits) const {
   for (const Slot& s : slots_) {
-    const uint64_t v = s.value.load(std::memory_order_seq_cst);
-    if (v == kEmpty || v == kClaimed || !awaits(s, v)) continue;
+    uint64_t v = s.value.load(std::memory_order_seq_cst);
+    // A claimed slot may be about to publish a sequence number drawn before the caller's (a
+    // write that skips the WAL draws it without the log's lock): wait until it shows one, or
+    // is given back. The wait is short: a claimed slot is either drawing its number or
+    // waiting for a log's mutex, never for anything the caller holds.
+    if (v == kClaimed) {
+      SpinWait([&] { return (v = s.value.load(std::memory_order_seq_cst)) != kClaimed; });
+    }
+    if (v == kEmpty || !awaits(s, v)) continue;
     // Sequence numbers are unique, so a changed value means that write has left the slot.
     SpinWait([&] { return s.value.load(std::memory_order_seq_cst) != v; });
   }
@@ -127,11 +134,11 @@ void SequenceOracle::WaitForSlots(Awaits awaits) const {
 void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
   assert(ts > 0 && ts <= LastSequence());
   assert(key_tag != kAnyKey);  // a read-modify-write fences one key
-  // Every sequence number below ts is already published in its slot: sequence numbers are drawn
-  // (and published, AssignSequence) inside the critical section of a WAL reservation, which a log's
-  // mutex serialises, and an older log was sealed under its mutex before a newer one took any
-  // reservation (db/db_write.cc). So, unlike a snapshot, the fence needs no snapTime
-  // handshake: scanning the slots finds every write with a smaller sequence number still in flight.
+  // Every write with a sequence number below ts is in Active when the scan reaches its slot: it
+  // claimed the slot (seq_cst) before it drew the number, and drew it before our ts was drawn,
+  // so the scan sees the slot claimed (and waits for the number to show, WaitForSlots) or
+  // published. So, unlike a snapshot, the fence needs no snapTime handshake: scanning the
+  // slots finds every write with a smaller sequence number still in flight.
   TEST_SYNC_POINT("SequenceOracle::FenceBelow:Begin");
   WaitForSlots([&](const Slot& s, uint64_t v) {
     if ((v & kSeqMask) >= ts) return false;
@@ -148,9 +155,10 @@ void SequenceOracle::FenceBelow(SequenceNumber ts, uint64_t key_tag) const {
 // write on that key, then the batch's absence on its other keys, although in sequence number order
 // (which is the order of versions of a key) the batch comes first. Found by the linearizability
 // test (tests/linearizability). So every write waits, before inserting, for the batches with
-// smaller sequence numbers (their keys are not tracked, so all of them). A batch's sequence number
-// was drawn and published inside an earlier (or sealed older) log reservation than the waiting
-// write's, so the write's load of batches_in_flight_ sees it raised.
+// smaller sequence numbers (their keys are not tracked, so all of them). A batch raises
+// batches_in_flight_ before it draws its number, and the waiting write loads it after drawing
+// its own (all seq_cst), so the load sees it raised; the batch's slot is then claimed or
+// published, and WaitForSlots waits for the number to show.
 void SequenceOracle::WaitForBatchesBelow(SequenceNumber ts) const {
   assert(ts > 0 && ts <= LastSequence());
   if (batches_in_flight_.load(std::memory_order_seq_cst) == 0) return;

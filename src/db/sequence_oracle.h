@@ -3,7 +3,8 @@
 // handed to a snapshot.
 //
 // Writers:  ClaimSlot() → AssignSequence() (inside the WAL reservation, so log order is
-//           sequence order) → apply the write → Release().
+//           sequence order; without it for a write that skips the WAL) → apply the write →
+//           Release().
 // Readers:  SnapshotSequence() for snapshots and iterators; IsBatchInFlight() for point reads.
 //
 // Invariants (cLSM, Algorithm 2):
@@ -67,8 +68,8 @@ class SequenceOracle {
   // For a read-modify-write of the key tagged key_tag that holds sequence number ts (see
   // db/db_rmw.cc): waits until every write with a smaller sequence number that may touch the key
   // (same tag, or kAnyKey) has finished. Afterwards the set of writes to the key ordered before
-  // ts is final and complete. Writes to other keys are not waited for. REQUIRES: ts was drawn
-  // inside a WAL reservation (see the .cc for why that makes every smaller one visible).
+  // ts is final and complete. Writes to other keys are not waited for. A slot claimed but not
+  // yet showing its number is waited for too (it may be drawing a smaller one; see the .cc).
   void FenceBelow(SequenceNumber ts, uint64_t key_tag) const;
 
   // Waits until no multi-entry batch with a sequence number below ts is in flight (free when no

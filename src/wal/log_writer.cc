@@ -27,7 +27,9 @@ Status Writer::Reserve(size_t payload_size, const std::function<void()>& on_rese
                        Reservation* r) {
   MutexLock l(&mu_);
   if (!error_.ok()) return error_;
-  if (sealed_ || closed_) return Status::Busy(fname_, "log is sealed");
+  if (sealed_.load(std::memory_order_relaxed) || closed_) {
+    return Status::Busy(fname_, "log is sealed");
+  }
   r->start = reserved_;
   r->end = payload_size == kNoRecord ? reserved_ : PhysicalEnd(reserved_, payload_size);
   reserved_ = r->end;
@@ -196,12 +198,7 @@ Status Writer::Sync() {
 
 void Writer::Seal() {
   MutexLock l(&mu_);
-  sealed_ = true;
-}
-
-bool Writer::sealed() const {
-  MutexLock l(&mu_);
-  return sealed_;
+  sealed_.store(true, std::memory_order_seq_cst);
 }
 
 Status Writer::Close() {
@@ -209,7 +206,7 @@ Status Writer::Close() {
   while (io_busy_) WaitForChange();
   if (closed_) return error_;
   closed_ = true;
-  sealed_ = true;
+  sealed_.store(true, std::memory_order_seq_cst);
   Status s = file_->Close();
   if (error_.ok() && !s.ok()) error_ = s;
   return error_;

@@ -57,6 +57,7 @@ class Writer {
   // critical section (use it to take the record's sequence number). Returns Busy if the log is
   // sealed, or the writer's error if it failed. With payload_size == kNoRecord nothing is
   // reserved (a write that skips the WAL still takes its sequence number in log order).
+  // (The DB's unlogged writes do not come here: they take no lock, see sealed().)
   Status Reserve(size_t payload_size, const std::function<void()>& on_reserve, Reservation* r);
 
   // Writes the record reserved by r; see the file comment for when it returns.
@@ -69,8 +70,11 @@ class Writer {
   // Makes everything written so far durable.
   Status Sync();
 
+  // Seal: no Reserve succeeds afterwards. sealed() takes no lock: a seq_cst load of the flag
+  // that Seal (and Close) store seq_cst, so a caller can order its own seq_cst operations
+  // against a Seal (db/db_write.cc does, for writes that skip the WAL).
   void Seal();
-  bool sealed() const;
+  bool sealed() const { return sealed_.load(std::memory_order_seq_cst); }
 
   // Flushes and closes the file. REQUIRES: no reservation is outstanding.
   Status Close();
@@ -99,14 +103,15 @@ class Writer {
 
   mutable Mutex mu_;
   CondVar cv_{&mu_};
-  std::atomic<uint64_t> changes_{0};  // bumped under mu_ whenever the state below changes
-  int sleepers_ GUARDED_BY(mu_) = 0;  // waiters blocked on cv_
+  std::atomic<uint64_t> changes_{0};          // bumped under mu_ whenever the state below changes
+  int sleepers_ GUARDED_BY(mu_) = 0;          // waiters blocked on cv_
   uint64_t reserved_ GUARDED_BY(mu_);         // end of the last reservation
   uint64_t written_ GUARDED_BY(mu_);          // bytes handed to the OS
   uint64_t synced_ GUARDED_BY(mu_);           // bytes made durable
   uint64_t sync_wanted_ GUARDED_BY(mu_) = 0;  // largest end a sync=true committer waits for
   bool io_busy_ GUARDED_BY(mu_) = false;      // a writer is doing I/O outside the lock
-  bool sealed_ GUARDED_BY(mu_) = false;
+  // Written under mu_ (seq_cst), read under it or without it (sealed()).
+  std::atomic<bool> sealed_{false};
   bool closed_ GUARDED_BY(mu_) = false;
   Status error_ GUARDED_BY(mu_);
   // Committed, not yet written. Few entries (at most one per writer in flight), so a vector

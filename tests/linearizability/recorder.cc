@@ -66,8 +66,9 @@ bool Decode(const std::string& s, int64_t* v) {
 }
 
 // Runs one operation; returns false (with *error set) if the engine failed.
-bool RunOne(DB* db, sluice::Random* rnd, const std::string& prefix, int keys, bool rmw_heavy,
-            const std::vector<int>& kinds, int thread, Op* op, std::string* error) {
+bool RunOne(DB* db, const sluice::WriteOptions& wo, sluice::Random* rnd, const std::string& prefix,
+            int keys, bool rmw_heavy, const std::vector<int>& kinds, int thread, Op* op,
+            std::string* error) {
   const int k = static_cast<int>(rnd->Uniform(static_cast<uint32_t>(keys)));
   const std::string key = prefix + std::to_string(k);
   const int64_t a = static_cast<int64_t>(rnd->Uniform(5));
@@ -75,7 +76,6 @@ bool RunOne(DB* db, sluice::Random* rnd, const std::string& prefix, int keys, bo
   // Without conflict detection most operations are increments, to make lost updates likely.
   uint32_t kind = rmw_heavy ? (rnd->OneIn(4) ? rnd->Uniform(8) : 3) : rnd->Uniform(8);
   if (!kinds.empty()) kind = static_cast<uint32_t>(kinds[rnd->Uniform(kinds.size())]);
-  sluice::WriteOptions wo;
   op->thread = thread;
   char buf[160];
   Status s;
@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
   std::string memtable = "flodb", dir;
   int histories = 500, threads = 4, ops = 25, keys = 3;
   uint32_t seed = 1;
-  bool broken = false;
+  bool broken = false, disable_wal = false;
   std::vector<int> kinds;
   app.add_option("--memtable", memtable, "memory component");
   app.add_option("--dir", dir, "database directory (created, then destroyed)")->required();
@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
   app.add_option("--keys", keys, "keys per history")->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "random seed");
   app.add_flag("--broken", broken, "disable read-modify-write conflict detection");
+  app.add_flag("--disable_wal", disable_wal, "every write skips the WAL");
   app.add_option("--kinds", kinds,
                  "only these operations (0 put, 1 get, 2 delete, 3 increment, 4 CAS, "
                  "5 put-if-absent, 6 read-modify-write, 7 batch); default all")
@@ -217,12 +218,14 @@ int main(int argc, char** argv) {
   }
   if (broken) static_cast<sluice::DBImpl*>(db.get())->SetRmwConflictDetectionForTesting(false);
 
+  sluice::WriteOptions write_options;
+  write_options.disable_wal = disable_wal;
   std::atomic<bool> stop{false};
   std::thread churn([&] {
     sluice::Random rnd(seed * 7 + 3);
     const std::string filler(300, 'f');
     for (uint32_t i = 0; !stop.load(std::memory_order_relaxed); i++) {
-      db->Put(sluice::WriteOptions(), "churn" + std::to_string(rnd.Uniform(20000)), filler);
+      db->Put(write_options, "churn" + std::to_string(rnd.Uniform(20000)), filler);
       if (i % 64 == 0) std::this_thread::yield();
     }
   });
@@ -243,7 +246,8 @@ int main(int argc, char** argv) {
                            static_cast<uint32_t>(t));
         for (int i = 0; i < ops; i++) {
           Op op;
-          if (!RunOne(db.get(), &rnd, prefix, keys, broken, kinds, t, &op, &errors[t])) {
+          if (!RunOne(db.get(), write_options, &rnd, prefix, keys, broken, kinds, t, &op,
+                      &errors[t])) {
             return;
           }
           per_thread[t].push_back(std::move(op));

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Records histories with the recorder and checks them with the Go checker (Porcupine).
 #
-#   run.sh RECORDER WORKDIR COMPONENT|broken
+#   run.sh RECORDER WORKDIR COMPONENT|broken [nowal]
 #
-# COMPONENT: a memory component; every history must be linearizable.
+# COMPONENT: a memory component; every history must be linearizable. nowal: every write skips
+# the WAL (WriteOptions::disable_wal), which takes its sequence number without the log's lock.
 # broken: flodb with read-modify-write conflict detection off; the checker must find a
 #         violation (retried with new seeds a few times, since a race may not show in one run).
 # Environment: LIN_HISTORIES (default 2000), LIN_THREADS (4), LIN_OPS (25 per thread).
 set -euo pipefail
-recorder=$1 work=$2 mode=$3
+recorder=$1 work=$2 mode=$3 wal=${4:-wal}
+extra=()
+name=$mode
+if [ "$wal" = nowal ]; then
+  extra=(--disable_wal)
+  name=$mode-nowal
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 
@@ -18,20 +25,20 @@ if [ -z "$go" ]; then
   echo "run.sh: Go not found (scripts/install-deps.sh installs golang-go)" >&2
   exit 1
 fi
-checker="$work/checker-$mode"
+checker="$work/checker-$name"
 (cd "$here/checker" && "$go" build -o "$checker" .)
 
 histories=${LIN_HISTORIES:-2000}
 threads=${LIN_THREADS:-4}
 ops=${LIN_OPS:-25}
-db="$work/db-$mode-$$"
+db="$work/db-$name-$$"
 rm -rf "$db"
 
 if [ "$mode" != broken ]; then
   "$recorder" --memtable="$mode" --dir="$db" --histories="$histories" --threads="$threads" \
-    --ops="$ops" --seed=$$ >"$work/$mode.history"
-  "$checker" <"$work/$mode.history"
-  rm -f "$work/$mode.history"
+    --ops="$ops" --seed=$$ "${extra[@]}" >"$work/$name.history"
+  "$checker" <"$work/$name.history"
+  rm -f "$work/$name.history"
   exit 0
 fi
 
