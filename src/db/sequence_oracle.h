@@ -62,7 +62,8 @@ class SequenceOracle {
   // snapshot. linearizable: also wait until every write that started before the call is covered.
   SequenceNumber SnapshotSequence(bool linearizable);
 
-  // Waits until no write with a sequence number <= seq is in flight.
+  // Waits until no write with a sequence number <= seq is in flight (including one that has
+  // claimed its slot and may be drawing such a number).
   void WaitForWritesUpTo(SequenceNumber seq) const;
 
   // For a read-modify-write of the key tagged key_tag that holds sequence number ts (see

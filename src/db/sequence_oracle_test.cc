@@ -1,6 +1,7 @@
-// db/sequence_oracle_test.cc — the Active set's waits: a fence or a batch wait must not pass a
-// slot that is claimed but has not published its sequence number yet (a write that skips the
-// WAL draws it without the log's lock, so a smaller number may show up after a larger one).
+// db/sequence_oracle_test.cc — the Active set's waits: a fence, a batch wait or a scan's wait
+// for the writes below its read point must not pass a slot that is claimed but has not shown
+// its sequence number yet (the number is drawn before it is shown; a write that skips the WAL
+// draws it without the log's lock, so a smaller number may show up after a larger one).
 
 #include "db/sequence_oracle.h"
 
@@ -85,6 +86,26 @@ TEST(SequenceOracleTest, FenceWaitsForASmallerNumberOfTheKeyUntilReleased) {
   EXPECT_TRUE(fence.ReturnsWithin(kLong));  // the other key's write is not waited for
   oracle.Release(unrelated, false);
   oracle.Release(rmw, false);
+}
+
+TEST(SequenceOracleTest, WaitForWritesCoversAClaimedSlot) {
+  // A scan picks its read point, then waits for the writes at or below it. A writer that has
+  // claimed its slot may have drawn a number below the read point without showing it yet.
+  SequenceOracle oracle;
+  const int done = oracle.ClaimSlot();
+  const SequenceNumber first = oracle.AssignSequence(done, /*multi_entry=*/false);
+  oracle.Release(done, false);
+  const int claimed = oracle.ClaimSlot();
+  Waiter scan([&] { oracle.WaitForWritesUpTo(first); });
+  EXPECT_FALSE(scan.ReturnsWithin(kWhile));
+  const SequenceNumber drawn = oracle.AssignSequence(claimed, /*multi_entry=*/false);
+  EXPECT_GT(drawn, first);  // above the read point: nothing to wait for
+  EXPECT_TRUE(scan.ReturnsWithin(kLong));
+  // A write at or below the point shown in its slot is waited for until released.
+  Waiter second([&] { oracle.WaitForWritesUpTo(drawn); });
+  EXPECT_FALSE(second.ReturnsWithin(kWhile));
+  oracle.Release(claimed, false);
+  EXPECT_TRUE(second.ReturnsWithin(kLong));
 }
 
 TEST(SequenceOracleTest, BatchWaitCoversABatchThatHasNotShownItsNumber) {
