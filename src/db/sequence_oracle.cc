@@ -114,10 +114,10 @@ template <typename Awaits>
 void SequenceOracle::WaitForSlots(Awaits awaits) const {
   for (const Slot& s : slots_) {
     uint64_t v = s.value.load(std::memory_order_seq_cst);
-    // A claimed slot may be about to publish a sequence number drawn before the caller's (a
-    // write that skips the WAL draws it without the log's lock): wait until it shows one, or
-    // is given back. The wait is short: a claimed slot is either drawing its number or
-    // waiting for a log's mutex, never for anything the caller holds.
+    // A claimed slot may be about to show a sequence number drawn before the caller's (every
+    // writer draws before it shows; one that skips the WAL does so without the log's lock):
+    // wait until it shows one, or is given back. The wait is short: a claimed slot is either
+    // drawing its number or waiting for a log's mutex, never for anything the caller holds.
     if (v == kClaimed) {
       SpinWait([&] { return (v = s.value.load(std::memory_order_seq_cst)) != kClaimed; });
     }

@@ -31,7 +31,7 @@ Status Writer::Reserve(size_t payload_size, const std::function<void()>& on_rese
     return Status::Busy(fname_, "log is sealed");
   }
   r->start = reserved_;
-  r->end = payload_size == kNoRecord ? reserved_ : PhysicalEnd(reserved_, payload_size);
+  r->end = PhysicalEnd(reserved_, payload_size);
   reserved_ = r->end;
   if (on_reserve) on_reserve();
   return Status::OK();

@@ -46,8 +46,6 @@ class Writer {
   Writer& operator=(const Writer&) = delete;
   ~Writer();
 
-  static constexpr size_t kNoRecord = ~size_t{0};
-
   struct Reservation {
     uint64_t start = 0;
     uint64_t end = 0;
@@ -55,9 +53,8 @@ class Writer {
 
   // Reserves room for a record of payload_size bytes and calls on_reserve() inside the same
   // critical section (use it to take the record's sequence number). Returns Busy if the log is
-  // sealed, or the writer's error if it failed. With payload_size == kNoRecord nothing is
-  // reserved (a write that skips the WAL still takes its sequence number in log order).
-  // (The DB's unlogged writes do not come here: they take no lock, see sealed().)
+  // sealed, or the writer's error if it failed. (A write that skips the WAL does not come
+  // here: it takes its sequence number without the lock and checks sealed() afterwards.)
   Status Reserve(size_t payload_size, const std::function<void()>& on_reserve, Reservation* r);
 
   // Writes the record reserved by r; see the file comment for when it returns.
