@@ -113,7 +113,19 @@ class DBImpl final : public DB {
 
   // --- db_write.cc ---
   Status ValidateBatch(WriteBatch* batch) const;
-  Status WriteImpl(const WriteOptions& options, WriteBatch* batch);
+  // InvalidArgument if a key or a value is larger than the options allow.
+  Status ValidateSizes(size_t max_key, size_t max_value) const;
+  // A write of one update described by its caller (Put, Delete): the write path uses it as it
+  // is instead of parsing the batch's encoding back (which it still builds, for the WAL).
+  struct SingleUpdate {
+    ValueType type;
+    Slice key;
+    Slice value;
+  };
+  Status WriteSingle(const WriteOptions& options, const SingleUpdate& update);
+  // single: the batch's one update, if the caller has it (else null).
+  Status WriteImpl(const WriteOptions& options, WriteBatch* batch,
+                   const SingleUpdate* single = nullptr);
   // A write that holds an Active slot, its sequence number and its WAL reservation, inside the
   // epoch section that pins the SuperVersion it reserved on.
   struct ReservedWrite {
@@ -122,6 +134,7 @@ class DBImpl final : public DB {
     int slot = -1;
     bool multi = false;
     uint64_t key_tag = SequenceOracle::kAnyKey;  // of the one key of a single-update write
+    const SingleUpdate* single = nullptr;        // the batch's one update, when known
     SequenceNumber seq = 0;
     log::Writer::Reservation reservation;
   };
@@ -130,8 +143,10 @@ class DBImpl final : public DB {
   // (the section ends with w, or with w->section.Leave()). *retry true: the component was full
   // (switched) or sealed (the switch awaited); nothing is held, start over. An error: nothing
   // is held.
+  // First the stall policy: with too many L0 files it waits (WaitForRoom) and asks for a retry.
+  // *delayed: whether this write was delayed already (it is delayed once at most).
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
-                          bool* retry);
+                          bool* retry, bool* delayed);
   // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
   // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
   // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
@@ -142,7 +157,9 @@ class DBImpl final : public DB {
   // it is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
   // from ReserveOnCurrent, its section still held.
   Status CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w);
-  Status WaitForRoom(bool* delayed);
+  // The stall policy's waits, for a write that found l0_files L0 files: until L0 is below the
+  // stop trigger, or 1 ms once (slowdown). Sets *delayed.
+  Status WaitForRoom(int l0_files, bool* delayed);
   // The stall policy's wait: waits on bg_cv_ while stalled() holds, counting the stall in
   // *stalls and *micros. OK once it ends; the background error if there is one; IOError if the
   // DB is closing, unless closing_ok.

@@ -68,7 +68,7 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
   std::string current;
   std::string& value = *final_value;
   for (;;) {
-    Status s = WaitForRoom(&delayed);
+    Status s = BackgroundError();
     if (!s.ok()) return s;
 
     // Step 1: the key's write stamp, then (after it: see the argument above) the optimistic
@@ -127,7 +127,7 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     ReservedWrite w;
     w.key_tag = key_tag;
     bool retry = false;
-    s = ReserveOnCurrent(options, &batch, &w, &retry);
+    s = ReserveOnCurrent(options, &batch, &w, &retry, &delayed);
     if (!s.ok()) return s;
     if (retry) continue;
     // Steps 4 and 5: fence, then validate.

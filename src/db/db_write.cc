@@ -65,20 +65,35 @@ thread_local bool ThreadBatch::in_use_ = false;
 }  // namespace
 
 Status DBImpl::Put(const WriteOptions& options, const Slice& key, const Slice& value) {
-  ThreadBatch batch;
-  batch.get()->Put(key, value);
-  return Write(options, batch.get());
+  return WriteSingle(options, {kTypeValue, key, value});
 }
 
 Status DBImpl::Delete(const WriteOptions& options, const Slice& key) {
+  return WriteSingle(options, {kTypeDeletion, key, Slice()});
+}
+
+Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& update) {
+  if (closed_.load(std::memory_order_acquire)) {
+    return Status::InvalidArgument(dbname_, "database is closed");
+  }
+  Status s = ValidateSizes(update.key.size(), update.value.size());
+  if (!s.ok()) return s;
   ThreadBatch batch;
-  batch.get()->Delete(key);
-  return Write(options, batch.get());
+  if (update.type == kTypeValue) {
+    batch.get()->Put(update.key, update.value);
+  } else {
+    batch.get()->Delete(update.key);
+  }
+  return WriteImpl(options, batch.get(), &update);
 }
 
 Status DBImpl::ValidateBatch(WriteBatch* batch) const {
   size_t max_key = 0, max_value = 0;
   WriteBatchInternal::MaxSizes(batch, &max_key, &max_value);
+  return ValidateSizes(max_key, max_value);
+}
+
+Status DBImpl::ValidateSizes(size_t max_key, size_t max_value) const {
   if (max_key > options_.max_key_size) {
     return Status::InvalidArgument(fmt::format("key of {} bytes exceeds Options::max_key_size ({})",
                                                max_key, options_.max_key_size));
@@ -124,40 +139,35 @@ Status DBImpl::WaitWhileStalled(const std::function<bool()>& stalled, std::atomi
   return Status::OK();
 }
 
-Status DBImpl::WaitForRoom(bool* delayed) {
-  Status s = BackgroundError();
-  if (!s.ok()) return s;
-  int l0_files;
-  {
-    epoch::Guard guard;
-    l0_files = super_version_.load(std::memory_order_acquire)->version->NumFiles(0);
-  }
+Status DBImpl::WaitForRoom(int l0_files, bool* delayed) {
   if (l0_files >= options_.level0_stop_writes_trigger) {
+    *delayed = true;  // a write that waited for a stop is not delayed again
     MutexLock l(&mutex_);
     return WaitWhileStalled(
         [this]() REQUIRES(mutex_) {
           return CurrentSuperVersion()->version->NumFiles(0) >= options_.level0_stop_writes_trigger;
         },
         &stats_.stop_writes, &stats_.stop_micros, /*closing_ok=*/false);
-  } else if (l0_files >= options_.level0_slowdown_writes_trigger && !*delayed) {
-    *delayed = true;
-    env_->SleepForMicroseconds(1000);
-    DBStats::Add(&stats_.slowdown_writes, 1);
-    DBStats::Add(&stats_.slowdown_micros, 1000);
   }
+  *delayed = true;
+  env_->SleepForMicroseconds(1000);
+  DBStats::Add(&stats_.slowdown_writes, 1);
+  DBStats::Add(&stats_.slowdown_micros, 1000);
   return Status::OK();
 }
 
-Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch) {
+Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
+                         const SingleUpdate* single) {
   const uint32_t count = WriteBatchInternal::Count(batch);
   bool delayed = false;
   for (;;) {
-    Status s = WaitForRoom(&delayed);
+    Status s = BackgroundError();
     if (!s.ok()) return s;
 
     ReservedWrite w;
+    w.single = single;
     bool retry = false;
-    s = ReserveOnCurrent(options, batch, &w, &retry);
+    s = ReserveOnCurrent(options, batch, &w, &retry, &delayed);
     if (!s.ok()) return s;
     if (retry) continue;
     s = CompleteWrite(options, batch, &w);
@@ -181,11 +191,21 @@ bool DBImpl::IsFull(const MemoryComponent& component) const {
 }
 
 Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
-                                bool* retry) {
+                                bool* retry, bool* delayed) {
   assert(!w->section.inside() && w->slot < 0);
   *retry = false;
+  // One epoch section (one full fence) per write: the stall policy's look at L0 is made in the
+  // section that pins the component, and the write leaves it only to wait.
   epoch::Guard section;
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+  const int l0_files = sv->version->NumFiles(0);
+  if (l0_files >= options_.level0_stop_writes_trigger ||
+      (l0_files >= options_.level0_slowdown_writes_trigger && !*delayed)) {
+    section.Leave();
+    Status s = WaitForRoom(l0_files, delayed);
+    *retry = s.ok();
+    return s;
+  }
   if (IsFull(*sv->mem->component)) {
     // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
     const LoggedComponent* full = sv->mem.get();
@@ -217,16 +237,24 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, W
   // A single-update write names its key, so a read-modify-write of another key need not wait
   // for it (SequenceOracle::FenceBelow).
   // (A caller that knows the key's tag already, a read-modify-write, has set it.)
-  Slice key;
-  if (w->key_tag == SequenceOracle::kAnyKey && WriteBatchInternal::SingleKey(batch, &key)) {
-    w->key_tag = SequenceOracle::KeyTag(key);
+  if (w->key_tag == SequenceOracle::kAnyKey) {
+    Slice key;
+    if (w->single != nullptr) {
+      w->key_tag = SequenceOracle::KeyTag(w->single->key);
+    } else if (WriteBatchInternal::SingleKey(batch, &key)) {
+      w->key_tag = SequenceOracle::KeyTag(key);
+    }
   }
   // An internal key holds 56 bits of sequence (base/internal_key.h): refuse writes well before the
   // counter could pass that, rather than wrap around. The margin covers every writer that can
-  // pass this check at once. (A plain load on the counter's cache line, which the fetch_add in
-  // AssignSequence takes anyway.)
-  if (oracle_.LastSequence() > kMaxSequenceNumber - kSequenceMargin) {
+  // pass the check at once. A logged write checks before it reserves (a reservation must be
+  // filled); an unlogged one checks the number it drew, and so does not load the counter's
+  // cache line, which every writer takes, twice (once shared, then exclusive).
+  const auto exhausted = [this] {
     return Status::NotSupported(dbname_, "sequence numbers are exhausted (2^56 writes)");
+  };
+  if (!options.disable_wal && oracle_.LastSequence() > kMaxSequenceNumber - kSequenceMargin) {
+    return exhausted();
   }
   w->slot = oracle_.ClaimSlot();
   Status s;
@@ -243,10 +271,11 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, W
     // numbers are published when a fence or a batch wait scans Active is kept by
     // SequenceOracle, which waits for slots claimed but not yet published.)
     w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag);
-    if (mem->log->sealed()) {
+    const bool sealed = mem->log->sealed();
+    if (sealed || w->seq > kMaxSequenceNumber - kSequenceMargin) {
       oracle_.Release(w->slot, w->multi);
       w->seq = 0;
-      return Status::Busy(mem->log->file_name(), "log is sealed");
+      return sealed ? Status::Busy(mem->log->file_name(), "log is sealed") : exhausted();
     }
   } else {
     auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
@@ -299,7 +328,12 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   TEST_SYNC_POINT("DBImpl::CompleteWrite:BeforeInsert");  // logged, in Active, not inserted
   // Batches with smaller sequence numbers take effect first (SequenceOracle::WaitForBatchesBelow).
   if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
-  Status s = WriteBatchInternal::InsertInto(batch, mem->component.get());
+  Status s;
+  if (w->single == nullptr) {
+    s = WriteBatchInternal::InsertInto(batch, mem->component.get());
+  } else if (!WriteBatchInternal::IsAborted(batch)) {
+    mem->component->Add(w->seq, w->single->type, w->single->key, w->single->value);
+  }
   // After the insertion, before leaving Active (see write_stamps.h).
   if (s.ok() && !WriteBatchInternal::IsAborted(batch)) {
     if (w->key_tag != SequenceOracle::kAnyKey) {

@@ -10,6 +10,7 @@
 #include "util/mutex.h"
 #include "util/spin_wait.h"
 #include "util/thread_annotations.h"
+#include "util/thread_slot.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SLUICE_POOL_ASAN 1
@@ -70,16 +71,20 @@ void DeleteHeapRecord(void* p) { ::operator delete(p, std::align_val_t(EpochPool
 EpochPool::EpochPool(size_t block_size)
     : block_size_(std::max(block_size, kMaxPooledSize)),
       depot_(std::make_shared<Depot>()),
-      caches_(new Cache[kCaches]) {}
+      caches_(new Cache[kCaches + 1]) {}
 
 EpochPool::~EpochPool() {
   // Records in the caches' retired lists are simply dropped: nothing uses the pool any more.
   // Their blocks (and the depot) go when the last batch in flight has returned its records.
 }
 
-EpochPool::Cache& EpochPool::MyCache() { return caches_[ThreadIndex() % kCaches]; }
+EpochPool::Cache& EpochPool::MyCache() {
+  const uint32_t slot = ThreadSlot();
+  return caches_[slot < kCaches ? slot : kCaches];
+}
 
 void EpochPool::Lock(Cache* c) {
+  if (c != &caches_[kCaches]) return;  // the calling thread's own cache: nobody else uses it
   // acquire: the critical section sees the previous holder's changes to the cache.
   // SpinWait yields after a few rounds: the holder may have been preempted on a busy core.
   while (c->locked.exchange(true, std::memory_order_acquire)) {
@@ -87,7 +92,9 @@ void EpochPool::Lock(Cache* c) {
   }
 }
 
-void EpochPool::Unlock(Cache* c) { c->locked.store(false, std::memory_order_release); }
+void EpochPool::Unlock(Cache* c) {
+  if (c == &caches_[kCaches]) c->locked.store(false, std::memory_order_release);
+}
 
 void* EpochPool::Carve(Cache* c, size_t rounded) {
   if (c->bump_left < rounded) {

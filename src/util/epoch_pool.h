@@ -5,8 +5,10 @@
 //
 // Records are cut from blocks of block_size bytes, by size class (sizes rounded up to 16
 // bytes, up to kMaxPooledSize; larger records go to the heap, one by one, and are retired
-// through epoch::Retire). Each thread works in one of kCaches caches (by ThreadIndex), under
-// the cache's spinlock, which only a thread sharing its cache contends for:
+// through epoch::Retire). Each of the first kCaches thread slots (util/thread_slot.h) owns a
+// cache and works in it without a lock (a slot has one live owner at a time, and its
+// hand-over orders one owner's changes before the next one's); other threads share one more
+// cache, under its spinlock:
 //   * Allocate takes a free record of the class from the cache, else a batch of them from the
 //     depot (a mutex, once per kDepotBatch records), else carves a new one from the cache's
 //     current block. It prefetches the next free record of the class, for the next call.
@@ -84,13 +86,14 @@ class EpochPool {
     size_t bump_left = 0;
   };
   Cache& MyCache();
-  static void Lock(Cache* c);
-  static void Unlock(Cache* c);
+  // Lock only the shared cache (the owned ones need none).
+  void Lock(Cache* c);
+  void Unlock(Cache* c);
   void* Carve(Cache* c, size_t rounded);
 
   const size_t block_size_;
   std::shared_ptr<Depot> depot_;
-  std::unique_ptr<Cache[]> caches_;
+  std::unique_ptr<Cache[]> caches_;  // kCaches owned ones, then the shared one
 };
 
 }  // namespace sluice

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <latch>
 #include <set>
 #include <thread>
 #include <vector>
@@ -117,14 +118,18 @@ TEST(EpochPool, RecordIsNotReusedWhileAReaderThatSawItIsInside) {
   EXPECT_TRUE(reused);
 }
 
-TEST(EpochPool, ConcurrentAllocateAndRetire) {
+// threads threads, all alive at once, allocate and retire records of mixed sizes, each checking
+// that nobody else wrote into a record it holds.
+void AllocateAndRetireConcurrently(int threads, int records_per_thread) {
   EpochPool pool(kBlock);
-  std::vector<std::thread> threads;
+  std::vector<std::thread> workers;
   std::atomic<int> errors{0};
-  for (int t = 0; t < 4; t++) {
-    threads.emplace_back([&, t] {
+  std::latch started(threads);
+  for (int t = 0; t < threads; t++) {
+    workers.emplace_back([&, t] {
+      started.arrive_and_wait();
       std::vector<std::pair<uint64_t*, size_t>> mine;
-      for (int i = 0; i < 20000; i++) {
+      for (int i = 0; i < records_per_thread; i++) {
         const size_t size = 16 + static_cast<size_t>((i * 37 + t) % 600);
         auto* p = static_cast<uint64_t*>(pool.Allocate(size));
         p[0] = static_cast<uint64_t>(t) << 32 | static_cast<uint64_t>(i);
@@ -141,9 +146,16 @@ TEST(EpochPool, ConcurrentAllocateAndRetire) {
       for (auto [q, qsize] : mine) pool.Retire(q, qsize);
     });
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : workers) th.join();
   EXPECT_EQ(0, errors.load());
   epoch::DrainAll();
+}
+
+TEST(EpochPool, ConcurrentAllocateAndRetire) { AllocateAndRetireConcurrently(4, 20000); }
+
+// More threads than owned caches: some share the locked one.
+TEST(EpochPool, MoreThreadsThanCachesShareTheLastOne) {
+  AllocateAndRetireConcurrently(EpochPool::kCaches + 8, 5000);
 }
 
 }  // namespace sluice

@@ -87,23 +87,29 @@ TEST(VersionSetRecover, LastSequenceBeyondWhatAnInternalKeyHoldsIsCorruptionNami
   EXPECT_EQ(nullptr, db);
 }
 
+// Both write paths check: a logged write before it reserves its record, an unlogged one on the
+// number it drew.
 TEST(VersionSetRecover, WritesAreRefusedBeforeSequenceNumbersRunOut) {
   for (const bool exhausted : {false, true}) {
-    test::TempDir dir;
-    const SequenceNumber last = kMaxSequenceNumber - kSequenceMargin + (exhausted ? 1 : -10);
-    ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(last)));
-    std::unique_ptr<DB> db;
-    ASSERT_OK(DB::Open(Options(), dir.path(), &db));
-    Status s = db->Put(WriteOptions(), "k", "v");
-    if (exhausted) {
-      EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
-      EXPECT_NE(std::string::npos, s.ToString().find(dir.path())) << s.ToString();
-      std::string value;
-      EXPECT_TRUE(db->Get(ReadOptions(), "k", &value).IsNotFound());  // reads still work
-    } else {
-      EXPECT_OK(s);
+    for (const bool disable_wal : {false, true}) {
+      test::TempDir dir;
+      const SequenceNumber last = kMaxSequenceNumber - kSequenceMargin + (exhausted ? 1 : -10);
+      ASSERT_OK(WriteSingleEditManifest(Env::Default(), dir.path(), 1, FreshEdit(last)));
+      std::unique_ptr<DB> db;
+      ASSERT_OK(DB::Open(Options(), dir.path(), &db));
+      WriteOptions write_options;
+      write_options.disable_wal = disable_wal;
+      Status s = db->Put(write_options, "k", "v");
+      if (exhausted) {
+        EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+        EXPECT_NE(std::string::npos, s.ToString().find(dir.path())) << s.ToString();
+        std::string value;
+        EXPECT_TRUE(db->Get(ReadOptions(), "k", &value).IsNotFound());  // reads still work
+      } else {
+        EXPECT_OK(s);
+      }
+      EXPECT_OK(db->Close());
     }
-    EXPECT_OK(db->Close());
   }
 }
 

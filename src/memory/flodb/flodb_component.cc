@@ -15,21 +15,36 @@
 #include "util/radix_sort.h"
 #include "util/spin_wait.h"
 #include "util/sync_point.h"
+#include "util/thread_slot.h"
 
 namespace sluice {
 
-std::atomic<int64_t>& FloDBComponent::PhasedCount::Counter(int phase) {
-  return shards_[phase][ThreadIndex() % kShards].n;
-}
-
 int FloDBComponent::PhasedCount::Enter() {
+  const uint32_t slot = ThreadSlot();
   for (;;) {
     const int phase = phase_.load(std::memory_order_seq_cst);
     // seq_cst increment, then seq_cst re-check: if the phase has not flipped by the time of the
     // re-check, the flipper's scan of this phase's count comes later and sees the increment.
-    Counter(phase).fetch_add(1, std::memory_order_seq_cst);
+    // An owned line has no other writer: a load and a seq_cst store increment it.
+    std::atomic<int64_t>& n = shards_[phase][std::min(slot, kShards)].n;
+    if (slot < kShards) {
+      n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+    } else {
+      n.fetch_add(1, std::memory_order_seq_cst);
+    }
     if (phase_.load(std::memory_order_seq_cst) == phase) return phase;
-    Counter(phase).fetch_sub(1, std::memory_order_release);
+    Exit(phase);
+  }
+}
+
+void FloDBComponent::PhasedCount::Exit(int phase) {
+  const uint32_t slot = ThreadSlot();
+  std::atomic<int64_t>& n = shards_[phase][std::min(slot, kShards)].n;
+  // release: what the thread did inside happens-before a flipper that reads the decrement.
+  if (slot < kShards) {
+    n.store(n.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  } else {
+    n.fetch_sub(1, std::memory_order_release);
   }
 }
 
@@ -37,8 +52,8 @@ bool FloDBComponent::PhasedCount::Zero(int phase) const {
   int64_t sum = 0;
   // seq_cst: the flipper's phase store comes before these loads in the single total order
   // (Dekker with Enter's increment and re-check); they also acquire what the threads did
-  // inside (pairs with Exit's release). A shard may go negative (a thread that migrated exits
-  // on another shard than it entered); only the sum counts.
+  // inside (pairs with Exit's release). The shared line may go negative for a moment (a
+  // thread's exit is counted before another's entry); only the sum counts.
   for (const Shard& s : shards_[phase]) sum += s.n.load(std::memory_order_seq_cst);
   return sum == 0;
 }

@@ -89,21 +89,23 @@ class FloDBComponent final : public MemoryComponent {
   // one is empty: it waits only for threads that entered before it, so it never starves.
   // Dekker-style (all seq_cst): a thread either registered in the old phase (the flipper waits
   // for it) or re-checked after the flip, and then reads everything written before the flip.
+  // Each of the first kShards thread slots (util/thread_slot.h) owns a line per phase and
+  // changes it with plain stores (the increment a seq_cst store, for the Dekker pair); other
+  // threads share one more, with atomic adds.
   class PhasedCount {
    public:
     int Enter();
-    void Exit(int phase) { Counter(phase).fetch_sub(1, std::memory_order_release); }
+    void Exit(int phase);
     void FlipAndWait();  // REQUIRES: one caller at a time
 
    private:
-    static constexpr int kShards = 16;
-    std::atomic<int64_t>& Counter(int phase);
+    static constexpr uint32_t kShards = 16;
     bool Zero(int phase) const;
     struct alignas(kCacheLineSize) Shard {
       std::atomic<int64_t> n{0};
     };
     std::atomic<int> phase_{0};
-    Shard shards_[2][kShards];
+    Shard shards_[2][kShards + 1];  // [kShards]: threads without a line of their own
   };
 
   void ApplyBelow(const SortedLevel::Update& u) { memtable_.Apply(u); }
