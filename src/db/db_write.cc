@@ -140,8 +140,8 @@ Status DBImpl::WaitWhileStalled(const std::function<bool()>& stalled, std::atomi
 }
 
 Status DBImpl::WaitForRoom(int l0_files, bool* delayed) {
+  *delayed = true;  // delayed once at most (a write that waited for a stop is not delayed again)
   if (l0_files >= options_.level0_stop_writes_trigger) {
-    *delayed = true;  // a write that waited for a stop is not delayed again
     MutexLock l(&mutex_);
     return WaitWhileStalled(
         [this]() REQUIRES(mutex_) {
@@ -149,7 +149,6 @@ Status DBImpl::WaitForRoom(int l0_files, bool* delayed) {
         },
         &stats_.stop_writes, &stats_.stop_micros, /*closing_ok=*/false);
   }
-  *delayed = true;
   env_->SleepForMicroseconds(1000);
   DBStats::Add(&stats_.slowdown_writes, 1);
   DBStats::Add(&stats_.slowdown_micros, 1000);

@@ -78,10 +78,7 @@ EpochPool::~EpochPool() {
   // Their blocks (and the depot) go when the last batch in flight has returned its records.
 }
 
-EpochPool::Cache& EpochPool::MyCache() {
-  const uint32_t slot = ThreadSlot();
-  return caches_[slot < kCaches ? slot : kCaches];
-}
+EpochPool::Cache& EpochPool::MyCache() { return caches_[OwnedOrSharedIndex(kCaches)]; }
 
 void EpochPool::Lock(Cache* c) {
   if (c != &caches_[kCaches]) return;  // the calling thread's own cache: nobody else uses it

@@ -21,13 +21,8 @@ namespace sluice {
 class ShardedCounter {
  public:
   void Add(uint64_t n = 1) {
-    const uint32_t slot = ThreadSlot();
-    if (slot < kShards) {
-      std::atomic<uint64_t>& v = shards_[slot].value;
-      v.store(v.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-    } else {
-      shards_[kShards].value.fetch_add(n, std::memory_order_relaxed);
-    }
+    const uint32_t i = OwnedOrSharedIndex(kShards);
+    AddToOwnedOrShared(&shards_[i].value, i, kShards, n, std::memory_order_relaxed);
   }
   uint64_t Get() const {
     uint64_t sum = 0;

@@ -2,8 +2,9 @@
 
 #include "util/thread_slot.h"
 
-#include <mutex>
 #include <set>
+
+#include "util/mutex.h"
 
 namespace sluice::thread_slot_internal {
 
@@ -12,9 +13,9 @@ namespace {
 // The slots given back, and the next never-used one. Never destroyed: threads may exit (and
 // give their slot back) during or after static destruction.
 struct Registry {
-  std::mutex mu;
-  std::set<uint32_t> returned;  // lowest first: small slots stay in use
-  uint32_t next = 0;
+  Mutex mu;
+  std::set<uint32_t> returned GUARDED_BY(mu);  // lowest first: small slots stay in use
+  uint32_t next GUARDED_BY(mu) = 0;
 };
 
 Registry& TheRegistry() {
@@ -29,7 +30,7 @@ struct Holder {
     current = kNoThreadSlot;  // from now on this thread uses the shared fallback
     if (s >= kMaxThreadSlots) return;
     Registry& r = TheRegistry();
-    std::lock_guard<std::mutex> l(r.mu);  // release: our uses of the slot precede the next owner's
+    MutexLock l(&r.mu);  // release: our uses of the slot precede the next owner's
     r.returned.insert(s);
   }
 };
@@ -42,7 +43,7 @@ uint32_t Acquire() {
   Registry& r = TheRegistry();
   uint32_t s;
   {
-    std::lock_guard<std::mutex> l(r.mu);  // acquire: the previous owner's uses come first
+    MutexLock l(&r.mu);  // acquire: the previous owner's uses come first
     if (!r.returned.empty()) {
       s = *r.returned.begin();
       r.returned.erase(r.returned.begin());

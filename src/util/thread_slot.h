@@ -15,6 +15,8 @@
 #ifndef SLUICE_UTIL_THREAD_SLOT_H_
 #define SLUICE_UTIL_THREAD_SLOT_H_
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 namespace sluice {
@@ -33,6 +35,22 @@ inline constexpr uint32_t kNoThreadSlot = kMaxThreadSlots;
 inline uint32_t ThreadSlot() {
   const uint32_t s = thread_slot_internal::current;
   return s != UINT32_MAX ? s : thread_slot_internal::Acquire();
+}
+
+// Per-thread state in `owned` + 1 entries: the calling thread's own entry if its slot is below
+// `owned`, else the last, shared by every other thread.
+inline uint32_t OwnedOrSharedIndex(uint32_t owned) { return std::min(ThreadSlot(), owned); }
+
+// Adds delta to the entry at OwnedOrSharedIndex(owned): an owned entry has one writer, so a
+// load and a store (with `order`) do; the shared one takes an atomic add (with `order`).
+template <typename T>
+void AddToOwnedOrShared(std::atomic<T>* entry, uint32_t index, uint32_t owned, T delta,
+                        std::memory_order order) {
+  if (index < owned) {
+    entry->store(entry->load(std::memory_order_relaxed) + delta, order);
+  } else {
+    entry->fetch_add(delta, order);
+  }
 }
 
 }  // namespace sluice

@@ -20,32 +20,22 @@
 namespace sluice {
 
 int FloDBComponent::PhasedCount::Enter() {
-  const uint32_t slot = ThreadSlot();
+  const uint32_t i = OwnedOrSharedIndex(kShards);
   for (;;) {
     const int phase = phase_.load(std::memory_order_seq_cst);
-    // seq_cst increment, then seq_cst re-check: if the phase has not flipped by the time of the
-    // re-check, the flipper's scan of this phase's count comes later and sees the increment.
-    // An owned line has no other writer: a load and a seq_cst store increment it.
-    std::atomic<int64_t>& n = shards_[phase][std::min(slot, kShards)].n;
-    if (slot < kShards) {
-      n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
-    } else {
-      n.fetch_add(1, std::memory_order_seq_cst);
-    }
+    // seq_cst increment (on an owned line a seq_cst store), then seq_cst re-check: if the phase
+    // has not flipped by the time of the re-check, the flipper's scan of this phase's count
+    // comes later and sees the increment.
+    AddToOwnedOrShared<int64_t>(&shards_[phase][i].n, i, kShards, 1, std::memory_order_seq_cst);
     if (phase_.load(std::memory_order_seq_cst) == phase) return phase;
     Exit(phase);
   }
 }
 
 void FloDBComponent::PhasedCount::Exit(int phase) {
-  const uint32_t slot = ThreadSlot();
-  std::atomic<int64_t>& n = shards_[phase][std::min(slot, kShards)].n;
+  const uint32_t i = OwnedOrSharedIndex(kShards);
   // release: what the thread did inside happens-before a flipper that reads the decrement.
-  if (slot < kShards) {
-    n.store(n.load(std::memory_order_relaxed) - 1, std::memory_order_release);
-  } else {
-    n.fetch_sub(1, std::memory_order_release);
-  }
+  AddToOwnedOrShared<int64_t>(&shards_[phase][i].n, i, kShards, -1, std::memory_order_release);
 }
 
 bool FloDBComponent::PhasedCount::Zero(int phase) const {
