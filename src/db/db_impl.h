@@ -116,7 +116,8 @@ class DBImpl final : public DB {
   // InvalidArgument if a key or a value is larger than the options allow.
   Status ValidateSizes(size_t max_key, size_t max_value) const;
   // A write of one update described by its caller (Put, Delete): the write path uses it as it
-  // is instead of parsing the batch's encoding back (which it still builds, for the WAL).
+  // is instead of parsing the batch's encoding back. The batch holds the encoded update only
+  // for the WAL: with the WAL off it is just a header (count 1, then the sequence number).
   struct SingleUpdate {
     ValueType type;
     Slice key;

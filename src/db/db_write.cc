@@ -79,7 +79,11 @@ Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& upda
   Status s = ValidateSizes(update.key.size(), update.value.size());
   if (!s.ok()) return s;
   ThreadBatch batch;
-  if (update.type == kTypeValue) {
+  if (options.disable_wal) {
+    // No log record is written, and the update goes to the component from `update`: the
+    // batch carries only its header (the count, and the sequence number it is given).
+    WriteBatchInternal::SetCount(batch.get(), 1);
+  } else if (update.type == kTypeValue) {
     batch.get()->Put(update.key, update.value);
   } else {
     batch.get()->Delete(update.key);
@@ -175,7 +179,9 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
       DBStats::Add(&stats_.writes, 1);
       DBStats::Add(&stats_.keys_written, count);
       DBStats::Add(&stats_.user_bytes_written,
-                   WriteBatchInternal::ByteSize(batch) - WriteBatchInternal::kHeader);
+                   single != nullptr
+                       ? single->key.size() + single->value.size()
+                       : WriteBatchInternal::ByteSize(batch) - WriteBatchInternal::kHeader);
     }
     return s;
   }
@@ -213,6 +219,8 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
     *retry = s.ok();
     return s;
   }
+  // The component's first cache miss starts now and overlaps the sequence number's.
+  if (w->single != nullptr) sv->mem->component->PrefetchForAdd(w->single->key);
   Status s = ReserveWrite(options, sv->mem.get(), batch, w);
   if (!s.ok()) {
     section.Leave();
@@ -329,6 +337,7 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
   Status s;
   if (w->single == nullptr) {
+    assert(WriteBatchInternal::ByteSize(batch) > WriteBatchInternal::kHeader);
     s = WriteBatchInternal::InsertInto(batch, mem->component.get());
   } else if (!WriteBatchInternal::IsAborted(batch)) {
     mem->component->Add(w->seq, w->single->type, w->single->key, w->single->value);

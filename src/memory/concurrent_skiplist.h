@@ -180,6 +180,20 @@ class ConcurrentSkipList {
       node_ = list_->FindLessThan(node_->Key());
       if (node_ == list_->head_) node_ = nullptr;
     }
+    // For a forward scan that is about to move on: the next node's key (nullptr at the end),
+    // whose node the previous call started fetching, and starts fetching the node after it
+    // (its level-0 link just before it, its key just after), so that each step's cache misses
+    // overlap the steps before.
+    const char* NextKeyPrefetchingAfter() const {
+      assert(Valid());
+      Node* next = node_->Next(0);
+      if (next == nullptr) return nullptr;
+      if (Node* after = next->Next(0); after != nullptr) {
+        __builtin_prefetch(after->Slot(0));
+        __builtin_prefetch(after->Key());
+      }
+      return next->Key();
+    }
     void Seek(const char* target) { node_ = list_->FindGreaterOrEqual(target); }
     // Last key <= target.
     void SeekForPrev(const char* target) {

@@ -81,6 +81,10 @@ class MemoryComponent {
   virtual void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
                    bool keep_older = false) = 0;
 
+  // A hint that key is about to be added (the write is taking its sequence number): start
+  // fetching what the add will touch, so that the cache misses overlap the write's other work.
+  virtual void PrefetchForAdd(const Slice& key) { (void)key; }
+
   // True if a version of key with sequence <= read_seq exists (filled into *result).
   virtual bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) = 0;
 

@@ -68,8 +68,8 @@ char* ConcurrentArena::AllocateFromCentral(size_t bytes) {
 }
 
 char* ConcurrentArena::NewBlock(size_t bytes) {
-  blocks_.emplace_back(new char[bytes]);
-  memory_usage_.fetch_add(bytes + sizeof(std::unique_ptr<char[]>), std::memory_order_relaxed);
+  blocks_.push_back(AllocateHugePageBuffer(bytes));
+  memory_usage_.fetch_add(bytes + sizeof(HugePageBuffer), std::memory_order_relaxed);
   return blocks_.back().get();
 }
 

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "util/huge_pages.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
@@ -52,7 +53,7 @@ class ConcurrentArena {
   const size_t shard_mask_;
 
   Mutex mu_;
-  std::vector<std::unique_ptr<char[]>> blocks_ GUARDED_BY(mu_);
+  std::vector<HugePageBuffer> blocks_ GUARDED_BY(mu_);
   char* central_ptr_ GUARDED_BY(mu_) = nullptr;
   size_t central_remaining_ GUARDED_BY(mu_) = 0;
   std::atomic<size_t> memory_usage_{0};

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "util/epoch.h"
+#include "util/huge_pages.h"
 #include "util/mutex.h"
 #include "util/spin_wait.h"
 #include "util/thread_annotations.h"
@@ -34,7 +35,7 @@ namespace sluice {
 struct EpochPool::Depot {
   Mutex mu;
   std::vector<void*> free[kClasses] GUARDED_BY(mu);
-  std::vector<std::unique_ptr<char[]>> blocks GUARDED_BY(mu);
+  std::vector<HugePageBuffer> blocks GUARDED_BY(mu);
   // Records in `free`, all classes: read without mu to skip an empty depot.
   std::atomic<size_t> free_records{0};
   std::atomic<size_t> bytes{0};  // blocks and heap records
@@ -95,7 +96,7 @@ void EpochPool::Unlock(Cache* c) {
 
 void* EpochPool::Carve(Cache* c, size_t rounded) {
   if (c->bump_left < rounded) {
-    std::unique_ptr<char[]> block(new char[block_size_]);  // not zeroed
+    HugePageBuffer block = AllocateHugePageBuffer(block_size_);  // not zeroed
     c->bump = block.get();
     c->bump_left = block_size_;
     Depot& depot = *depot_;
@@ -103,8 +104,8 @@ void* EpochPool::Carve(Cache* c, size_t rounded) {
     depot.blocks.push_back(std::move(block));
     depot.bytes.fetch_add(block_size_, std::memory_order_relaxed);
   }
-  // Blocks come from operator new[], aligned for any fundamental type (16 bytes), and every
-  // record is a multiple of 16 bytes.
+  // Blocks are aligned for any fundamental type (16 bytes; huge_pages.h), and every record is
+  // a multiple of 16 bytes.
   void* p = c->bump;
   c->bump += rounded;
   c->bump_left -= rounded;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "util/epoch.h"
+#include "util/huge_pages.h"
 
 namespace sluice {
 
@@ -69,8 +70,10 @@ TEST(EpochPool, RetiredRecordsAreReusedAfterTheGracePeriod) {
   EXPECT_EQ(usage, pool.MemoryUsage());  // no new block was needed
 }
 
-TEST(EpochPool, RecordIsNotReusedWhileAReaderThatSawItIsInside) {
-  EpochPool pool(kBlock);
+// block_size: kBlock (blocks from operator new[]) or a multiple of 2 MB (blocks mapped on huge
+// pages, util/huge_pages.h): the guarantee must not depend on where the blocks come from.
+void CheckRecordIsNotReusedWhileAReaderThatSawItIsInside(size_t block_size) {
+  EpochPool pool(block_size);
   constexpr size_t kSize = 300;
   auto* record = static_cast<char*>(pool.Allocate(kSize));
   std::memset(record, 'r', kSize);
@@ -116,6 +119,14 @@ TEST(EpochPool, RecordIsNotReusedWhileAReaderThatSawItIsInside) {
     reused = pool.Allocate(kSize) == record;
   }
   EXPECT_TRUE(reused);
+}
+
+TEST(EpochPool, RecordIsNotReusedWhileAReaderThatSawItIsInside) {
+  CheckRecordIsNotReusedWhileAReaderThatSawItIsInside(kBlock);
+}
+
+TEST(EpochPool, RecordOnHugePagesIsNotReusedWhileAReaderThatSawItIsInside) {
+  CheckRecordIsNotReusedWhileAReaderThatSawItIsInside(kHugePageSize);
 }
 
 // threads threads, all alive at once, allocate and retire records of mixed sizes, each checking

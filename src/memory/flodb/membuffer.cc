@@ -41,7 +41,8 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, 
       bucket_mask_(buckets_per_partition_ - 1),
       partition_capacity_(capacity / partitions_),
       slots_(std::clamp(slots_per_bucket, 1, kMaxSlots)),
-      buckets_(new Bucket[partitions_ * buckets_per_partition_]),
+      bucket_memory_(AllocateHugePageBuffer(partitions_ * buckets_per_partition_ * sizeof(Bucket))),
+      buckets_(reinterpret_cast<Bucket*>(bucket_memory_.get())),
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
                    partitions_ * sizeof(PartitionStats)),
       stats_(new PartitionStats[partitions_]),
@@ -51,6 +52,7 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, 
   occupied_.reset(new std::atomic<uint64_t>[words]);
   for (size_t i = 0; i < words; i++) occupied_[i].store(0, std::memory_order_relaxed);
   for (size_t i = 0; i < partitions_ * buckets_per_partition_; i++) {
+    new (&buckets_[i]) Bucket();
     for (auto& slot : buckets_[i].slots) slot.store(nullptr, std::memory_order_relaxed);
   }
 }
@@ -151,10 +153,22 @@ void Membuffer::CollectChunk(size_t partition, size_t max_entries,
   const size_t wanted = out->size() + max_entries;
   for (size_t n = 0; n < words && out->size() < wanted; n++) {
     const size_t w = first_word + (start + n) % words;
-    uint64_t bits = occupied_[w].load(std::memory_order_relaxed);
-    while (bits != 0) {
+    const uint64_t flagged = occupied_[w].load(std::memory_order_relaxed);
+    // A bucket and each of its entries are a cache miss apiece (the Membuffer is far larger
+    // than the cache): fetch the word's buckets, then their entries (relaxed loads of the
+    // slots: only a hint, CollectBucket reads them again under the lock), then collect.
+    for (uint64_t bits = flagged; bits != 0; bits &= bits - 1) {
+      __builtin_prefetch(&buckets_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))], 1);
+    }
+    for (uint64_t bits = flagged; bits != 0; bits &= bits - 1) {
+      const Bucket& b = buckets_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+      for (int s = 0; s < slots_; s++) {
+        const MembufferEntry* e = b.slots[s].load(std::memory_order_relaxed);
+        if (e != nullptr) __builtin_prefetch(e, 1);
+      }
+    }
+    for (uint64_t bits = flagged; bits != 0; bits &= bits - 1) {
       const size_t index = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
-      bits &= bits - 1;
       if (index < first || index >= last) continue;
       // Cleared before CollectBucket takes the bucket lock: a writer whose critical section
       // follows reads the bit clear and sets it again (see MarkOccupied).

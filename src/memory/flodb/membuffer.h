@@ -10,7 +10,8 @@
 // slots with acquire and read immutable entries). A bucket with no free slot makes an add fail
 // (the write then goes to the sorted level). Buckets are grouped into 2^partition_bits partitions
 // by the most significant bits of the key, so that one partition's entries, drained and
-// sorted together, land in one neighbourhood of the skiplist.
+// sorted together, land in one neighbourhood of the skiplist. The buckets sit on huge pages
+// where the kernel offers them (util/huge_pages.h): adds and drains touch them at random.
 //
 // Invariants (with the sorted level below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
@@ -38,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "base/internal_key.h"
@@ -45,6 +47,7 @@
 #include "memory/memory_component.h"
 #include "util/cpu.h"
 #include "util/epoch_pool.h"
+#include "util/huge_pages.h"
 
 namespace sluice {
 
@@ -153,6 +156,7 @@ class Membuffer {
     std::atomic<MembufferEntry*> slots[kMaxSlots];
   };
   static_assert(sizeof(Bucket) == kCacheLineSize, "a bucket is one cache line");
+  static_assert(std::is_trivially_destructible_v<Bucket>, "buckets are never destroyed");
 
   Bucket* BucketFor(const Slice& key, uint64_t hash) const {
     return BucketIn(PartitionOf(key), hash);
@@ -167,7 +171,7 @@ class Membuffer {
   // entry could sit in an unflagged bucket that no sweep visits.)
   // REQUIRES: the bucket's lock held.
   void MarkOccupied(const Bucket* b) {
-    const size_t index = static_cast<size_t>(b - buckets_.get());
+    const size_t index = static_cast<size_t>(b - buckets_);
     const uint64_t bit = uint64_t{1} << (index % 64);
     std::atomic<uint64_t>& word = occupied_[index / 64];
     if ((word.load(std::memory_order_relaxed) & bit) == 0) {
@@ -197,7 +201,8 @@ class Membuffer {
   const uint64_t bucket_mask_;          // buckets_per_partition_ - 1
   const size_t partition_capacity_;     // capacity_ / partitions_
   const int slots_;
-  std::unique_ptr<Bucket[]> buckets_;
+  HugePageBuffer bucket_memory_;  // the buckets, on huge pages where the kernel offers them
+  Bucket* const buckets_;         // partitions_ * buckets_per_partition_, in bucket_memory_
   std::unique_ptr<std::atomic<uint64_t>[]> occupied_;
   const size_t table_bytes_;
   // Occupancy per partition, each on its own cache line: writers of different partitions do

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <new>
 
 namespace sluice {
 
@@ -18,11 +19,14 @@ std::atomic<uintptr_t>* NodeIndex::Slots() {
   if (slots != nullptr) return slots;
   MutexLock l(&alloc_mu_);
   if (storage_ == nullptr) {
-    storage_ = std::make_unique<std::atomic<uintptr_t>[]>(mask_ + 1);  // every slot empty
+    // On huge pages where the kernel offers them: probes land at random in megabytes.
+    storage_ = AllocateHugePageBuffer((mask_ + 1) * sizeof(std::atomic<uintptr_t>));
+    auto* fresh = reinterpret_cast<std::atomic<uintptr_t>*>(storage_.get());
+    for (uint64_t i = 0; i <= mask_; i++) new (&fresh[i]) std::atomic<uintptr_t>(0);  // empty
     // release: publishes the zeroed slots with the pointer.
-    slots_.store(storage_.get(), std::memory_order_release);
+    slots_.store(fresh, std::memory_order_release);
   }
-  return storage_.get();
+  return slots_.load(std::memory_order_relaxed);
 }
 
 const char* NodeIndex::Find(const Slice& key, uint64_t hash) const {

@@ -34,6 +34,7 @@
 #include <memory>
 
 #include "sluice/slice.h"
+#include "util/huge_pages.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
@@ -83,7 +84,7 @@ class NodeIndex {
   const uint64_t mask_;
   const size_t max_entries_;  // inserts beyond this many do nothing (short probe sequences)
   Mutex alloc_mu_;
-  std::unique_ptr<std::atomic<uintptr_t>[]> storage_ GUARDED_BY(alloc_mu_);
+  HugePageBuffer storage_ GUARDED_BY(alloc_mu_);         // the slots' memory
   std::atomic<std::atomic<uintptr_t>*> slots_{nullptr};  // storage_, once published
   std::atomic<size_t> entries_{0};
 };

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "util/coding.h"
 #include "util/cpu.h"
@@ -291,9 +292,12 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
   thread_local std::vector<size_t> missing;
   nodes.resize(n);
   missing.clear();
-  constexpr size_t kProbeAhead = 32;
+  // The records themselves are fetched twice as far ahead: the probe reads their hashes.
+  constexpr size_t kProbeAhead = 16;
+  for (size_t i = 0; i < std::min(n, 2 * kProbeAhead); i++) __builtin_prefetch(records[i]);
   for (size_t i = 0; i < std::min(n, kProbeAhead); i++) index_.Prefetch(records[i]->hash);
   for (size_t i = 0; i < n; i++) {
+    if (i + 2 * kProbeAhead < n) __builtin_prefetch(records[i + 2 * kProbeAhead]);
     if (i + kProbeAhead < n) index_.Prefetch(records[i + kProbeAhead]->hash);
     assert(records[i]->hash == HashKey(records[i]->key()));
     nodes[i] = index_.Find(records[i]->key(), records[i]->hash);
@@ -310,14 +314,20 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
     }
   }
   Tally tally;
-  // Each link reads the node's chain head and the version there, two cache misses once a
-  // large batch has pushed the nodes found first out of the cache: fetch them ahead, the
-  // node kFar entries ahead and the version it points to kNear entries ahead (by then its
-  // head is in the cache).
+  // Each link reads the node's chain head, the version there and the record it links, three
+  // cache misses once a large batch has pushed them out of the cache: fetch them ahead, the
+  // node and the record kFar entries ahead and the version the node points to kNear entries
+  // ahead (by then its head is in the cache).
   constexpr size_t kFar = 16, kNear = 8;
-  for (size_t i = 0; i < std::min(n, kFar); i++) __builtin_prefetch(nodes[i]);
+  for (size_t i = 0; i < std::min(n, kFar); i++) {
+    __builtin_prefetch(nodes[i]);
+    __builtin_prefetch(records[i], 1);
+  }
   for (size_t i = 0; i < n; i++) {
-    if (i + kFar < n) __builtin_prefetch(nodes[i + kFar]);
+    if (i + kFar < n) {
+      __builtin_prefetch(nodes[i + kFar]);
+      __builtin_prefetch(records[i + kFar], 1);
+    }
     if (i + kNear < n) {
       // relaxed: only a hint; ApplyToNode loads the head again with acquire.
       __builtin_prefetch(Ptr(HeadOf(nodes[i + kNear])->load(std::memory_order_relaxed)));
@@ -386,11 +396,21 @@ class SortedLevelIterator final : public InternalIterator {
     SettleForward();
   }
   void Next() override {
-    epoch::Guard guard;
+    // A stable iterator reads an immutable level: no version of it is retired while it lives.
+    std::optional<epoch::Guard> guard;
+    if (!stable_) guard.emplace();
     const uint64_t current = trailer_;
     if (LandOn([&](uint64_t t) { return t < current; }, /*first=*/true)) return;
     it_.Next();
     SettleForward();
+    // A flush reads every node in key order, which is not the order they were allocated in:
+    // fetch the next node's newest version now, and the node after it (the skiplist does).
+    if (valid_) {
+      if (const char* next = it_.NextKeyPrefetchingAfter(); next != nullptr) {
+        // relaxed: only a hint; the move there loads the head again with acquire.
+        __builtin_prefetch(Ptr(HeadOf(next)->load(std::memory_order_relaxed)));
+      }
+    }
   }
   void Prev() override {
     epoch::Guard guard;
