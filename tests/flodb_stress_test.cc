@@ -73,6 +73,14 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
   std::vector<KeyState> keys(kKeys);
   std::atomic<bool> stop{false};
   std::atomic<int> errors{0};
+  // Counts an error and reports the first few with what the check saw.
+  const auto report = [&errors](const char* what, int k, uint64_t got, uint64_t before,
+                                uint64_t after) {
+    if (errors.fetch_add(1) < 5) {
+      ADD_FAILURE() << what << ": key " << k << " got " << got << " before " << before << " after "
+                    << after;
+    }
+  };
   std::atomic<uint64_t> scans{0}, scanned_pairs{0};
   std::vector<std::thread> threads;
 
@@ -85,7 +93,7 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
         keys[k].started.store(c);
         const Status s = IsDelete(c) ? db()->Delete(WriteOptions(), Key(k))
                                      : db()->Put(WriteOptions(), Key(k), Encode(c));
-        if (!s.ok()) errors++;
+        if (!s.ok()) report(s.ToString().c_str(), k, c, 0, 0);
         keys[k].completed.store(c);
       }
     });
@@ -103,13 +111,16 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
       uint64_t got = 0;
       if (s.ok()) {
         got = Decode(v);
-        if (got < before || got > after || IsDelete(got)) errors++;
+        if (got < before || got > after || IsDelete(got)) {
+          report("get: counter out of bounds", k, got, before, after);
+        }
       } else if (!s.IsNotFound()) {
-        errors++;
+        report(s.ToString().c_str(), k, 0, before, after);
       } else if (!IsDelete(before) && after == before) {
-        errors++;  // a completed put with nothing overlapping must be visible
+        // a completed put with nothing overlapping must be visible
+        report("get: completed put not found", k, 0, before, after);
       }
-      if (got != 0 && got < seen[k]) errors++;
+      if (got != 0 && got < seen[k]) report("get: counter went back", k, got, seen[k], after);
       if (got != 0) seen[k] = got;
     }
   });
@@ -127,16 +138,18 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
         std::vector<std::pair<std::string, std::string>> out;
         const Status s = db()->Scan(ReadOptions(), Key(lo), Key(hi), limit, &out);
         if (!s.ok()) {
-          errors++;
+          report(s.ToString().c_str(), lo, 0, 0, 0);
           continue;
         }
         scans++;
         scanned_pairs += out.size();
         // Sorted, distinct, in range, within the limit.
-        if (out.size() > limit) errors++;
+        if (out.size() > limit) report("scan: over the limit", lo, out.size(), limit, 0);
         for (size_t i = 0; i < out.size(); i++) {
-          if (out[i].first < Key(lo) || out[i].first >= Key(hi)) errors++;
-          if (i > 0 && out[i - 1].first >= out[i].first) errors++;
+          if (out[i].first < Key(lo) || out[i].first >= Key(hi)) {
+            report("scan: key out of range", lo, i, 0, 0);
+          }
+          if (i > 0 && out[i - 1].first >= out[i].first) report("scan: unsorted", lo, i, 0, 0);
         }
         // Every key of the range read: present iff its state allows it.
         const int last = out.size() == limit ? std::stoi(out.back().first.substr(3)) : hi - 1;
@@ -147,7 +160,9 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
           if (present) {
             const uint64_t got = Decode(out[j].second);
             j++;
-            if (got < before[k] || got > after || IsDelete(got) || got < seen[k]) errors++;
+            if (got < before[k] || got > after || IsDelete(got) || got < seen[k]) {
+              report("scan: counter out of bounds or back", k, got, before[k], after);
+            }
             seen[k] = got;
           } else {
             // Absent: the newest completed op was a delete (or none), or a delete overlapped.
@@ -155,7 +170,7 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
             for (uint64_t c = before[k] + 1; c <= after && !delete_possible; c++) {
               delete_possible = IsDelete(c);
             }
-            if (!delete_possible) errors++;
+            if (!delete_possible) report("scan: key missing", k, 0, before[k], after);
           }
         }
       }
