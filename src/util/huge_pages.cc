@@ -12,7 +12,7 @@ namespace sluice {
 HugePageBuffer AllocateHugePageBuffer(size_t bytes) {
   if (bytes == 0 || bytes % kHugePageSize != 0) {
     return HugePageBuffer(
-        static_cast<char*>(::operator new[](bytes, std::align_val_t(kBufferAlignment))));
+        static_cast<char*>(::operator new[](bytes, std::align_val_t(kCacheLineSize))));
   }
   // Map one huge page more than needed, then unmap the ends, so that what stays starts at a
   // huge-page boundary (mmap only promises a 4 KB one).
@@ -32,7 +32,7 @@ HugePageBuffer AllocateHugePageBuffer(size_t bytes) {
 void HugePageDeleter::operator()(char* p) const {
   if (p == nullptr) return;
   if (mapped_bytes == 0) {
-    ::operator delete[](p, std::align_val_t(kBufferAlignment));
+    ::operator delete[](p, std::align_val_t(kCacheLineSize));
   } else {
     munmap(p, mapped_bytes);
   }

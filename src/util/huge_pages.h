@@ -8,8 +8,8 @@
 //     boundary and advised MADV_HUGEPAGE (a hint: where the kernel declines, the pages are
 //     ordinary ones and nothing else changes). Other sizes come from operator new[]: rounding
 //     them up would waste memory. Either way a buffer holds exactly the bytes asked for, starts
-//     at a cache-line boundary (kBufferAlignment) at least, its contents are unspecified, and
-//     the deleter returns it the way it came.
+//     at a cache-line boundary (kCacheLineSize) at least, its contents are unspecified, and the
+//     deleter returns it the way it came.
 
 #ifndef SLUICE_UTIL_HUGE_PAGES_H_
 #define SLUICE_UTIL_HUGE_PAGES_H_
@@ -17,10 +17,11 @@
 #include <cstddef>
 #include <memory>
 
+#include "util/cpu.h"
+
 namespace sluice {
 
 inline constexpr size_t kHugePageSize = size_t{2} << 20;
-inline constexpr size_t kBufferAlignment = 64;
 
 struct HugePageDeleter {
   size_t mapped_bytes = 0;  // 0: from operator new[]

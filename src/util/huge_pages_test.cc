@@ -20,7 +20,7 @@ TEST(HugePageBuffer, EverySizeIsAlignedWritableAndDisjoint) {
     HugePageBuffer b = AllocateHugePageBuffer(bytes);
     ASSERT_NE(nullptr, b.get());
     const auto address = reinterpret_cast<uintptr_t>(b.get());
-    EXPECT_EQ(0u, address % kBufferAlignment) << bytes;
+    EXPECT_EQ(0u, address % kCacheLineSize) << bytes;
     if (bytes % kHugePageSize == 0) {
       EXPECT_EQ(0u, address % kHugePageSize) << bytes;
     }
