@@ -277,6 +277,7 @@ void FloDBComponent::DrainLoop() {
   const size_t partitions = m.partitions();
   uint64_t writes_seen = 0;
   while (!stop_drainers_.load(std::memory_order_acquire)) {
+    TEST_SYNC_POINT("FloDBComponent::DrainLoop:Look");
     size_t moved = 0;
     {
       epoch::Guard guard;
@@ -333,9 +334,14 @@ SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggyback
   }
   const uint64_t generation = masters_started_.fetch_add(1, std::memory_order_acq_rel) + 1;
   const auto start = std::chrono::steady_clock::now();
-  // seq_cst (inside last_sequence): read before the floor is raised, so a writer whose
-  // sequence number is <= s either reads the raised floor or is waited for (DrainUpTo).
+  // Announced first: an update that replaces a version <= s in place before the floor reaches
+  // s pushes that version below, where the scan reads it (Membuffer::BeginFloorRaise).
+  mbf_->BeginFloorRaise();
+  // seq_cst (inside last_sequence): read after the announcement and before the floor is
+  // raised, so a writer whose sequence number is <= s either reads the raised floor or is
+  // waited for (DrainUpTo).
   const SequenceNumber s = context_.last_sequence();
+  TEST_SYNC_POINT("FloDBComponent::PrepareScan:SequenceRead");
   DrainUpTo(s);
   master_sequence_.store(s, std::memory_order_release);
   masters_done_.store(generation, std::memory_order_release);

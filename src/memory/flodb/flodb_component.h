@@ -14,8 +14,10 @@
 // into the sorted level (path sharing), then remove them from their slots. Both levels draw
 // their records from one pool, so a drained entry becomes a version of the sorted level as it
 // is: nothing is allocated, copied or retired for it (flodb_record.h has the ownership rules).
-// Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master reads the sequence
-// counter S and raises the Membuffer's floor to S, so every later add <= S goes below; it waits
+// Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master announces a floor
+// raise (from then on an in-place update pushes the version it replaces below, so none that
+// the scan may need is lost before the floor rises), reads the sequence counter S and raises
+// the Membuffer's floor to S, so every later add <= S goes below; it waits
 // for writers that may have read the old floor (a two-phase count: writers register in the
 // current phase, the master flips the phase and waits for the old one to empty), drains every
 // entry <= S, and waits (the same way) for drain batches that started before. Every version

@@ -30,11 +30,14 @@
 //   * The floor only rises. A scan raises it to its sequence number S and drains every entry
 //     <= S; from then on no version <= S stays in (or enters) the Membuffer: an add <= floor
 //     goes below (with the key's entry, if any), and an entry <= floor that is replaced is
-//     pushed below first.
+//     pushed below first. Before it reads S the scan announces the raise; until the floor
+//     reaches S every entry replaced in place is pushed below first, so no version <= S is
+//     lost to an update that read the older floor (see BeginFloorRaise).
 
 #ifndef SLUICE_MEMORY_FLODB_MEMBUFFER_H_
 #define SLUICE_MEMORY_FLODB_MEMBUFFER_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -77,14 +80,26 @@ class Membuffer {
   // An entry that was never published: reused at once.
   void FreeEntry(MembufferEntry* e) { pool_->Free(e, e->AllocatedSize()); }
 
+  // A scan's master announces a raise (BeginFloorRaise) before it reads its sequence number S,
+  // then raises the floor to S (RaiseFloor, which ends the announcement). While a raise is
+  // announced, an in-place update pushes the entry it replaces below first: its writer may hold
+  // a sequence number above S and replace the version <= S that the scan needs before the
+  // floor reaches S. seq_cst here and in Add's load of the floor: a writer whose load misses
+  // the announcement took its sequence number before the master read S, so its own version is
+  // <= S, and the scan drains it.
+  void BeginFloorRaise() { floor_.fetch_or(kRaisePending, std::memory_order_seq_cst); }
   // Adds at or below the floor go below (see the invariants). seq_cst: a writer that takes its
   // sequence number after this store reads the new floor.
   void RaiseFloor(SequenceNumber floor) {
-    SequenceNumber cur = floor_.load(std::memory_order_relaxed);
-    while (cur < floor && !floor_.compare_exchange_weak(cur, floor, std::memory_order_seq_cst)) {
+    uint64_t cur = floor_.load(std::memory_order_relaxed);
+    while (!floor_.compare_exchange_weak(cur, std::max(cur & ~kRaisePending, floor),
+                                         std::memory_order_seq_cst)) {
     }
   }
-  SequenceNumber floor() const { return floor_.load(std::memory_order_acquire); }
+  SequenceNumber floor() const { return floor_.load(std::memory_order_acquire) & ~kRaisePending; }
+  bool RaisePending() const {
+    return (floor_.load(std::memory_order_acquire) & kRaisePending) != 0;
+  }
 
   enum class AddResult {
     kAdded,     // a new entry
@@ -218,7 +233,9 @@ class Membuffer {
     if (bytes != 0) ps.bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  std::atomic<SequenceNumber> floor_{0};
+  // The floor, and kRaisePending while a raise is announced (sequence numbers stay below it).
+  static constexpr uint64_t kRaisePending = uint64_t{1} << 63;
+  std::atomic<uint64_t> floor_{0};
   std::unique_ptr<PartitionStats[]> stats_;
   const std::unique_ptr<EpochPool> own_pool_;  // null when given a pool
   EpochPool* const pool_;
@@ -245,7 +262,9 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
       Unlock(b);
       return AddResult::kOlder;
     }
-    const SequenceNumber floor = floor_.load(std::memory_order_acquire);
+    // seq_cst: the Dekker pair with BeginFloorRaise and the master's read of S (see there).
+    const uint64_t floor_word = floor_.load(std::memory_order_seq_cst);
+    const SequenceNumber floor = floor_word & ~kRaisePending;
     if (seq <= floor) {
       // At or below the floor a scan is draining: the write belongs below, and so does the
       // entry it would replace (moved first, so the Membuffer never shadows it with an older
@@ -259,8 +278,12 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
       return AddResult::kLate;
     }
     // In-place update. The old version goes below first if a reader may need it, or if a scan
-    // draining at or above its sequence number still needs it (it is at or below the floor).
-    if (fresh->keep_older || e->sequence() <= floor || must_keep(*e, *fresh)) push_down(*e);
+    // draining at or above its sequence number still needs it (it is at or below the floor), or
+    // if a scan is choosing its sequence number (it may be at or above the old version's).
+    if (fresh->keep_older || e->sequence() <= floor || (floor_word & kRaisePending) != 0 ||
+        must_keep(*e, *fresh)) {
+      push_down(*e);
+    }
     Account(partition, 0,
             static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
     // release: readers that acquire the slot see the whole entry.
@@ -270,7 +293,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     *displaced = e;
     return AddResult::kReplaced;
   }
-  if (seq <= b->max_out_seq || seq <= floor_.load(std::memory_order_acquire)) {
+  if (seq <= b->max_out_seq || seq <= (floor_.load(std::memory_order_acquire) & ~kRaisePending)) {
     Unlock(b);
     return AddResult::kLate;
   }

@@ -1,6 +1,7 @@
 // Tests of the Membuffer: adds, in-place replacement (with push-down when a reader needs the
-// old version), refusals (older, late, full), reads at a sequence number, partitioning by the
-// key's leading bits, and draining (marking, removal, max_out_seq).
+// old version, or while a scan announces a floor raise), refusals (older, late, full), reads
+// at a sequence number, partitioning by the key's leading bits, and draining (marking, removal,
+// max_out_seq).
 
 #include "memory/flodb/membuffer.h"
 
@@ -63,6 +64,34 @@ TEST(Membuffer, AddReplaceReadAtSequence) {
   EXPECT_EQ(9u, r.pushed[0]);
   m.FreeEntry(displaced);
   EXPECT_EQ(1u, m.NumEntries());
+}
+
+TEST(Membuffer, AnnouncedFloorRaisePushesReplacedEntriesDown) {
+  Membuffer m(1 << 20, 0, 6);
+  Recorder r;
+  MembufferEntry* displaced;
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "k", 3, "k3"), &r, &displaced));
+  // A scan announces a raise before it reads its sequence number (say 4): the floor does not
+  // move yet, adds above it still go in, but the version an update replaces goes below first.
+  m.BeginFloorRaise();
+  EXPECT_TRUE(m.RaisePending());
+  EXPECT_EQ(0u, m.floor());
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry(&m, "k", 5, "k5"), &r, &displaced));
+  EXPECT_EQ(std::vector<SequenceNumber>{3}, r.pushed);
+  m.FreeEntry(displaced);
+  EXPECT_EQ(Membuffer::AddResult::kAdded, Add(&m, Entry(&m, "n", 6, "n6"), &r, &displaced));
+  // The raise ends the announcement; replacing an entry above the floor pushes nothing.
+  m.RaiseFloor(4);
+  EXPECT_FALSE(m.RaisePending());
+  EXPECT_EQ(4u, m.floor());
+  EXPECT_EQ(Membuffer::AddResult::kReplaced, Add(&m, Entry(&m, "k", 7, "k7"), &r, &displaced));
+  EXPECT_EQ(std::vector<SequenceNumber>{3}, r.pushed);
+  m.FreeEntry(displaced);
+  // A raise to a lower value than the floor ends the announcement too, and keeps the floor.
+  m.BeginFloorRaise();
+  m.RaiseFloor(2);
+  EXPECT_FALSE(m.RaisePending());
+  EXPECT_EQ(4u, m.floor());
 }
 
 TEST(Membuffer, FloorAndMaxOutSeqRefuseLateWrites) {
@@ -128,7 +157,8 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
   MembufferEntry* displaced;
   int added = 0, full = 0;
   for (int i = 0; i < 20000; i++) {
-    MembufferEntry* e = Entry(&one_slot, "key" + std::to_string(i), static_cast<SequenceNumber>(i + 1), "v");
+    MembufferEntry* e =
+        Entry(&one_slot, "key" + std::to_string(i), static_cast<SequenceNumber>(i + 1), "v");
     const auto result = Add(&one_slot, e, &r, &displaced);
     if (result == Membuffer::AddResult::kAdded) {
       added++;
