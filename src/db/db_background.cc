@@ -20,13 +20,17 @@
 #include "util/epoch.h"
 #include "util/kill_point.h"
 #include "util/logging.h"
+#include "util/thread_name.h"
 #include "version/level_iterator.h"
 
 namespace sluice {
 
 void DBImpl::StartBackgroundThreads() {
   for (int i = 0; i < options_.max_background_jobs; i++) {
-    bg_threads_.emplace_back([this] { BackgroundLoop(); });
+    bg_threads_.emplace_back([this] {
+      SetCurrentThreadName("sluice-bg");
+      BackgroundLoop();
+    });
   }
 }
 

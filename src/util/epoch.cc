@@ -13,6 +13,7 @@
 #include "util/mutex.h"
 #include "util/sync_point.h"
 #include "util/thread_annotations.h"
+#include "util/thread_name.h"
 
 namespace sluice::epoch {
 
@@ -40,7 +41,13 @@ struct alignas(64) ThreadRecord {
 
 class Manager {
  public:
-  Manager() : reclaimer_([this] { ReclaimerLoop(); }) { reclaimer_.detach(); }
+  Manager()
+      : reclaimer_([this] {
+          SetCurrentThreadName("sluice-epoch");
+          ReclaimerLoop();
+        }) {
+    reclaimer_.detach();
+  }
 
   ThreadRecord* Claim() {
     // Reuse a record whose thread has exited (its limbo list comes along and is reclaimed

@@ -15,6 +15,7 @@
 #include "util/radix_sort.h"
 #include "util/spin_wait.h"
 #include "util/sync_point.h"
+#include "util/thread_name.h"
 #include "util/thread_slot.h"
 
 namespace sluice {
@@ -88,7 +89,10 @@ FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponen
                : nullptr) {
   if (mbf_ != nullptr) {
     for (int i = 0; i < std::max(1, options_.drain_threads); i++) {
-      drainers_.emplace_back([this] { DrainLoop(); });
+      drainers_.emplace_back([this] {
+        SetCurrentThreadName("sluice-drain");
+        DrainLoop();
+      });
     }
   }
 }
