@@ -6,7 +6,7 @@ for line in open(sys.argv[1]):
 names=[]
 for (n,l) in d:
     if n not in names: names.append(n)
-print('| point | before (abee742) | after (5eb4610) | after / before |')
+print('| point | before (abee742) | after (e3ea0b3) | after / before |')
 print('|---|---|---|---|')
 for n in names:
     b=d[(n,'before')]; a=d[(n,'after')]
