@@ -293,7 +293,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     *displaced = e;
     return AddResult::kReplaced;
   }
-  if (seq <= b->max_out_seq || seq <= (floor_.load(std::memory_order_acquire) & ~kRaisePending)) {
+  if (seq <= b->max_out_seq || seq <= floor()) {
     Unlock(b);
     return AddResult::kLate;
   }
