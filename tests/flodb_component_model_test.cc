@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <thread>
 
 #include "db/snapshot_list.h"
 #include "memory/flodb/flodb_component.h"
+#include "memory/flodb/flodb_stats.h"
 #include "support/test_util.h"
 #include "util/epoch.h"
 #include "util/random.h"
@@ -161,6 +163,34 @@ TEST(FloDBComponentTest, NumEntriesNeverMissesEntriesBeingDrained) {
   EXPECT_EQ(0, worst.load()) << "NumEntries() missed entries being drained";
   c.MarkImmutable();
   EXPECT_EQ(static_cast<uint64_t>(kAdds), c.NumEntries());
+}
+
+// A key whose bucket has no free slot goes straight to the sorted level. Only a spent byte
+// budget makes a writer help the drain: a chunk of the partition rarely holds the entries of
+// the full bucket, so after such a help the retry failed again, and a large Membuffer, where a
+// few buckets always hold more keys than slots, had its writers move 256 entries for nothing
+// on every write to those keys.
+TEST(FloDBComponentTest, AFullBucketSendsTheWriteBelowWithoutHelpingTheDrain) {
+  ComponentEnvironment env;
+  FloDBOptions options;
+  options.write_buffer_size = 4 << 20;  // a 1 MiB budget: far more than the writes below
+  options.bucket_slots = 1;             // and one slot per bucket: collisions fill buckets
+  auto stats = std::make_shared<FloDBStats>();
+  FloDBComponent c(options, env.context, stats);
+  constexpr int kKeys = 3000;
+  for (int i = 0; i < kKeys; i++) {
+    c.Add(static_cast<SequenceNumber>(i + 1), kTypeValue, Key(i), "v" + std::to_string(i),
+          /*keep_older=*/false);
+    env.last.store(static_cast<SequenceNumber>(i + 1));
+  }
+  EXPECT_GT(stats->memtable_full.Get(), 0u);  // some buckets were full
+  EXPECT_EQ(0u, stats->overflow_helps.Get());
+  for (int i = 0; i < kKeys; i++) {
+    MemoryLookup got;
+    epoch::Guard guard;
+    ASSERT_TRUE(c.Get(Key(i), kMaxSequenceNumber, &got)) << i;
+    EXPECT_EQ("v" + std::to_string(i), got.value) << i;
+  }
 }
 
 }  // namespace sluice

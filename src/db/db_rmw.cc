@@ -41,7 +41,7 @@
 //
 // Progress: no lock is taken and the caller's function runs outside any slot or epoch section.
 // An attempt fails only because another write to the key (or to a key sharing its stamp, a
-// 1-in-16384 chance per write) committed in between: some write made progress. The
+// 1-in-4096 chance per write) committed in between: some write made progress. The
 // fence waits only for writes to the same key that already hold a smaller sequence number to finish
 // inserting (and for multi-update batches, whose keys are not tracked in Active).
 

@@ -1,14 +1,30 @@
-// db/write_stamps.h — a counter of committed writes per key hash: the conflict detector of the
+// db/write_stamps.h — a count of committed writes per key hash: the conflict detector of the
 // lock-free read-modify-write (db/db_rmw.cc).
 //
-// Every write bumps the counter of each key it wrote, after inserting the key's new version and
-// before leaving the Active set. A read-modify-write reads the counter of its key before its
-// optimistic read and again after its fence; if the counter moved, a write to the key (or to a
+// Every write bumps the count of each key it wrote, after inserting the key's new version and
+// before leaving the Active set. A read-modify-write reads the count of its key before its
+// optimistic read and again after its fence; if the count moved, a write to the key (or to a
 // key of the same hash, a harmless false conflict) committed in between.
 //
-// Ordering: Bump is a release RMW after the insertion; Read is an acquire load. So a reader
-// that sees a bump sees the version inserted before it, and a bump made before a writer
-// releases its Active slot is visible to anyone who saw the slot released.
+// Layout: one table of counters per thread slot (util/thread_slot.h) for the first kOwnedTables
+// slots, and one table shared by every other thread. A key's count is the sum of its counter
+// in every table in use. An owner bumps its own counter with a plain load and store: no locked
+// instruction, and no cache line that another writer writes (with one table for all, every
+// write paid a locked add on a line that the other cores' writes kept taking away).
+//
+// Invariants and ordering:
+//   * Counters only grow; a slot's next owner continues its predecessor's counts (the slot
+//     hand-over orders them). So the sum for a key only grows, and two reads return the same
+//     sum only if no counter of the key changed between them (each counter is read in both,
+//     and reads of one location by one thread never go backwards).
+//   * A bump is a release store (or, on the shared table, a release add) after the insertion;
+//     Read's loads are acquire. A reader that sees a bump sees the version inserted before it,
+//     and a bump made before a writer leaves its Active slot is visible to anyone who saw the
+//     slot released.
+//   * tables_in_use_ is raised (release) before an owner's first bump, and Read loads it
+//     (acquire) first: a reader that is ordered after a bump reads every table holding one. A
+//     reader whose first Read missed a table that its second Read includes sees a larger sum: a
+//     false conflict at worst, once per new writer thread.
 
 #ifndef SLUICE_DB_WRITE_STAMPS_H_
 #define SLUICE_DB_WRITE_STAMPS_H_
@@ -18,26 +34,56 @@
 #include <cstdint>
 #include <memory>
 
+#include "util/thread_slot.h"
+
 namespace sluice {
 
 class WriteStamps {
  public:
-  static constexpr int kBits = 14;  // 16384 counters, 128 KiB
+  static constexpr int kBits = 12;  // 4096 counters per table, 32 KiB
+  static constexpr uint32_t kOwnedTables = 16;
 
-  WriteStamps() : stamps_(std::make_unique<std::atomic<uint64_t>[]>(size_t{1} << kBits)) {}
+  WriteStamps() : stamps_(std::make_unique<std::atomic<uint64_t>[]>((kOwnedTables + 1) << kBits)) {}
   WriteStamps(const WriteStamps&) = delete;
   WriteStamps& operator=(const WriteStamps&) = delete;
 
   // key_hash: a 64-bit hash of the key (SequenceOracle::KeyTag); its top bits pick the counter.
   uint64_t Read(uint64_t key_hash) const {
-    return stamps_[Index(key_hash)].load(std::memory_order_acquire);
+    const size_t index = Index(key_hash);
+    // acquire: pairs with the raise in Bump (see the invariants).
+    const uint32_t owned = tables_in_use_.load(std::memory_order_acquire);
+    uint64_t sum = Counter(kOwnedTables, index).load(std::memory_order_acquire);
+    for (uint32_t t = 0; t < owned; t++) sum += Counter(t, index).load(std::memory_order_acquire);
+    return sum;
   }
-  void Bump(uint64_t key_hash) { stamps_[Index(key_hash)].fetch_add(1, std::memory_order_release); }
+
+  void Bump(uint64_t key_hash) {
+    const uint32_t table = OwnedOrSharedIndex(kOwnedTables);
+    if (table < kOwnedTables && tables_in_use_.load(std::memory_order_relaxed) <= table) {
+      RaiseTablesInUse(table + 1);
+    }
+    // release: the inserted version happens-before a reader that acquires the new count.
+    AddToOwnedOrShared<uint64_t>(&Counter(table, Index(key_hash)), table, kOwnedTables, 1,
+                                 std::memory_order_release);
+  }
 
  private:
   static size_t Index(uint64_t key_hash) { return static_cast<size_t>(key_hash >> (64 - kBits)); }
+  std::atomic<uint64_t>& Counter(uint32_t table, size_t index) const {
+    return stamps_[(size_t{table} << kBits) + index];
+  }
+  void RaiseTablesInUse(uint32_t n) {
+    uint32_t cur = tables_in_use_.load(std::memory_order_relaxed);
+    // release: ordered before this thread's bumps of its table, which come after it.
+    while (cur < n && !tables_in_use_.compare_exchange_weak(cur, n, std::memory_order_release,
+                                                            std::memory_order_relaxed)) {
+    }
+  }
 
-  std::unique_ptr<std::atomic<uint64_t>[]> stamps_;
+  // Tables 0..kOwnedTables-1 belong to thread slots; the last is shared.
+  const std::unique_ptr<std::atomic<uint64_t>[]> stamps_;
+  // Owned tables [0, tables_in_use_) may hold bumps; the others are all zero.
+  std::atomic<uint32_t> tables_in_use_{0};
 };
 
 }  // namespace sluice

@@ -141,7 +141,7 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
           FloDBStats::Add(&stats_->pushed_down);
           memtable_.Apply({old.key(), old.sequence(), old.type(), old.value(), old.keep_older});
         },
-        &displaced);
+        &displaced, /*retry_if_full=*/!helped);
     writers_.Exit(phase);
     // A displaced entry left its slot under the bucket lock; readers may still hold it. One a
     // drainer marked is the drainer's (it links it below): its flag was set under the lock
@@ -158,8 +158,12 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
       return;
     }
     if (result == Membuffer::AddResult::kFull && !helped) {
-      // Rather than one costly single insert into the sorted level, help the drain with a chunk
-      // of this partition (multi-insert: a fraction of the cost per entry), then retry once.
+      // The byte budget is spent: rather than one costly single insert into the sorted level,
+      // help the drain with a chunk of this partition (multi-insert: a fraction of the cost per
+      // entry), then retry once; that retry is the final attempt. Not for a full bucket
+      // (kBucketFull): a chunk rarely holds its entries, so the retry would fail again and the
+      // chunk would be moved for nothing. Such a bucket holds more keys than its slots (a few
+      // buckets of a large Membuffer do, by chance); a key that finds it full goes below.
       helped = true;
       FloDBStats::Add(&stats_->overflow_helps);
       DrainChunk(mbf_->PartitionOf(key), kHelpChunkEntries);
@@ -169,7 +173,8 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
   }
   mbf_->FreeEntry(entry);  // never published
   switch (result) {
-    case Membuffer::AddResult::kFull: FloDBStats::Add(&stats_->memtable_full); break;
+    case Membuffer::AddResult::kFull:
+    case Membuffer::AddResult::kBucketFull: FloDBStats::Add(&stats_->memtable_full); break;
     case Membuffer::AddResult::kLate: FloDBStats::Add(&stats_->memtable_late); break;
     default: FloDBStats::Add(&stats_->memtable_overtaken); break;
   }

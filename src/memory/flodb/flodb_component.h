@@ -4,9 +4,10 @@
 // second.
 //
 // Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
-// bucket is full the writer first drains a chunk of its partition itself (multi-insert costs a
-// fraction of a single insert per entry) and retries once; if it is still full, or a newer
-// version of the key may already be below, the write goes to the sorted level (in place there).
+// byte budget is spent the writer first drains a chunk of its partition itself (multi-insert
+// costs a fraction of a single insert per entry) and retries once; if it is still spent, if
+// the key's bucket has no free slot, or if a newer version of the key may already be below, the
+// write goes to the sorted level (in place there).
 // Read: Membuffer -> sorted level; the first version with sequence <= the read point wins, which is
 // the freshest because data only flows down and each level keeps a key's versions newer than
 // the levels below (membuffer.h states how).
@@ -58,8 +59,8 @@ struct FloDBOptions {
 class FloDBComponent final : public MemoryComponent {
  public:
   // The drain threads move a partition's entries in chunks of about kDrainChunkEntries (when
-  // they do: see DrainLoop); a writer whose bucket is full helps with a chunk of
-  // kHelpChunkEntries.
+  // they do: see DrainLoop); a writer that finds the Membuffer's byte budget spent helps with
+  // a chunk of kHelpChunkEntries.
   static constexpr size_t kDrainChunkEntries = 16384;
   static constexpr size_t kHelpChunkEntries = 256;
 

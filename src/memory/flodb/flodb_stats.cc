@@ -25,8 +25,8 @@ std::string FloDBStats::ToString() const {
   r += fmt::format("writes: {} total, {} completed in the Membuffer ({:.1f}%), {} in place there\n",
                    w, in_mbf, 100.0 * Ratio(in_mbf, w), Get(membuffer_in_place));
   r += fmt::format(
-      "to the Memtable: {} (bucket full {}, late {}, overtaken {}, direct {}); {} kept for "
-      "readers; {} writers drained a chunk when their bucket was full\n",
+      "to the Memtable: {} (full {}, late {}, overtaken {}, direct {}); {} kept for "
+      "readers; {} writers drained a chunk when the Membuffer was full\n",
       w - in_mbf, Get(memtable_full), Get(memtable_late), Get(memtable_overtaken),
       Get(memtable_direct), Get(pushed_down), Get(overflow_helps));
   r += fmt::format("drained: {} entries in {} batches ({:.1f} per batch)\n", Get(drained_entries),

@@ -18,12 +18,12 @@ struct FloDBStats {
   // Writes, each counted once, by where it completed (their sum is Writes()).
   ShardedCounter membuffer_adds;      // completed in the Membuffer, new entry
   ShardedCounter membuffer_in_place;  // completed in the Membuffer, replacing one
-  ShardedCounter memtable_full;       // went to the sorted level: bucket/budget full
+  ShardedCounter memtable_full;       // went to the sorted level: bucket or budget full
   ShardedCounter memtable_late;       // ... a newer version may be below
   ShardedCounter memtable_overtaken;  // ... the Membuffer holds a newer version
   ShardedCounter memtable_direct;     // ... Membuffer disabled or component frozen
   ShardedCounter pushed_down;         // replaced entries kept for a reader
-  ShardedCounter overflow_helps;      // writers that found their bucket full and drained a chunk
+  ShardedCounter overflow_helps;      // writers that found the budget spent and drained a chunk
   // Draining.
   ShardedCounter drained_entries;
   ShardedCounter drain_batches;

@@ -102,20 +102,24 @@ class Membuffer {
   }
 
   enum class AddResult {
-    kAdded,     // a new entry
-    kReplaced,  // replaced the key's older entry (*displaced is set)
-    kOlder,     // the key's entry is newer: the caller applies this version below
-    kLate,      // refused: a newer version of the key may be below (see the invariants)
-    kFull,      // the bucket (or the byte budget) is full
+    kAdded,       // a new entry
+    kReplaced,    // replaced the key's older entry (*displaced is set)
+    kOlder,       // the key's entry is newer: the caller applies this version below
+    kLate,        // refused: a newer version of the key may be below (see the invariants)
+    kFull,        // the byte budget is spent: draining any entries makes room
+    kBucketFull,  // every slot of the key's bucket holds another key: only draining those does
   };
 
   // Adds `fresh`. When it replaces an entry, push_down(old) runs under the bucket lock before
   // the slot changes if must_keep(old, fresh) says a reader may still need the old version, so
   // that no reader misses it; the displaced entry is returned in *displaced for the caller to
-  // retire. On kOlder / kLate / kFull the caller keeps ownership of `fresh`.
+  // retire. On kOlder / kLate / kFull / kBucketFull the caller keeps ownership of `fresh`.
+  // Refused adds send the write below, so they raise the bucket's max_out_seq to its sequence
+  // number first; except with retry_if_full on kFull: the caller makes room and adds again
+  // (a raised max_out_seq would refuse that add as late), and raises it by the final attempt.
   template <typename MustKeep, typename PushDown>
   AddResult Add(MembufferEntry* fresh, MustKeep&& must_keep, PushDown&& push_down,
-                MembufferEntry** displaced);
+                MembufferEntry** displaced, bool retry_if_full = false);
 
   // The key's entry if its sequence is <= read_seq. *shadowed: an entry exists but is newer.
   bool Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result,
@@ -243,7 +247,8 @@ class Membuffer {
 
 template <typename MustKeep, typename PushDown>
 Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
-                                    PushDown&& push_down, MembufferEntry** displaced) {
+                                    PushDown&& push_down, MembufferEntry** displaced,
+                                    bool retry_if_full) {
   *displaced = nullptr;
   const uint64_t partition = PartitionOf(fresh->key());
   Bucket* b = BucketIn(partition, fresh->hash);
@@ -299,13 +304,14 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
   }
   // A partition may use more than its share of the byte budget while the whole table has
   // room (the sum is read only then): keys are rarely spread evenly over partitions.
-  if (free_slot < 0 || (stats_[partition].bytes.load(std::memory_order_relaxed) >=
-                            static_cast<int64_t>(partition_capacity_) &&
-                        EntryBytes() >= capacity_)) {
+  const bool bucket_full = free_slot < 0;
+  if (bucket_full || (stats_[partition].bytes.load(std::memory_order_relaxed) >=
+                          static_cast<int64_t>(partition_capacity_) &&
+                      EntryBytes() >= capacity_)) {
     // The write goes below: later, older writes of keys of this bucket must follow it there.
-    if (seq > b->max_out_seq) b->max_out_seq = seq;
+    if ((bucket_full || !retry_if_full) && seq > b->max_out_seq) b->max_out_seq = seq;
     Unlock(b);
-    return AddResult::kFull;
+    return bucket_full ? AddResult::kBucketFull : AddResult::kFull;
   }
   Account(partition, 1, static_cast<int64_t>(fresh->Charge()));
   b->tags[free_slot] = tag;

@@ -24,10 +24,12 @@ struct Recorder {
   std::vector<SequenceNumber> pushed;
 };
 
-Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r, MembufferEntry** displaced) {
+Membuffer::AddResult Add(Membuffer* m, MembufferEntry* e, Recorder* r, MembufferEntry** displaced,
+                         bool retry_if_full = false) {
   return m->Add(
       e, [&](const MembufferEntry&, const MembufferEntry&) { return r->keep; },
-      [&](const MembufferEntry& old) { r->pushed.push_back(old.sequence()); }, displaced);
+      [&](const MembufferEntry& old) { r->pushed.push_back(old.sequence()); }, displaced,
+      retry_if_full);
 }
 
 }  // namespace
@@ -163,7 +165,7 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
     if (result == Membuffer::AddResult::kAdded) {
       added++;
     } else {
-      EXPECT_EQ(Membuffer::AddResult::kFull, result);
+      EXPECT_EQ(Membuffer::AddResult::kBucketFull, result);  // far below the byte budget
       one_slot.FreeEntry(e);
       full++;
     }
@@ -179,14 +181,48 @@ TEST(Membuffer, FullBucketsAndByteBudget) {
     std::string key = "k";
     key += std::to_string(i);  // (not "k" + ...: GCC 12 -Wrestrict false positive)
     MembufferEntry* e = Entry(&small, key, static_cast<SequenceNumber>(i + 1), big);
-    if (Add(&small, e, &r, &displaced) == Membuffer::AddResult::kAdded) {
+    const auto result = Add(&small, e, &r, &displaced);
+    if (result == Membuffer::AddResult::kAdded) {
       small_added++;
     } else {
+      EXPECT_EQ(Membuffer::AddResult::kFull, result);  // four entries spend it; no bucket fills
       small.FreeEntry(e);
     }
   }
   EXPECT_LE(small.EntryBytes(), 4096u + 2 * (big.size() + 100));
   EXPECT_LT(small_added, 10);
+}
+
+// A writer that finds the byte budget spent may make room (help the drain) and add again: the
+// refusal must not mark its bucket as holding a newer version below (max_out_seq), or the second
+// add is refused as late. A final refusal does mark it, since that write then goes below.
+TEST(Membuffer, AnAddThatWillRetryAfterMakingRoomIsNotMadeLate) {
+  for (const bool retry_if_full : {true, false}) {
+    Membuffer m(4096, 0, 6);
+    Recorder r;
+    MembufferEntry* displaced;
+    const std::string big(1000, 'x');
+    SequenceNumber seq = 0;
+    for (;;) {  // until the budget is spent
+      seq++;
+      MembufferEntry* e = Entry(&m, "k" + std::to_string(seq), seq, big);
+      if (Add(&m, e, &r, &displaced) == Membuffer::AddResult::kAdded) continue;
+      m.FreeEntry(e);
+      break;
+    }
+    std::vector<MembufferEntry*> all;
+    m.CollectChunk(0, 100, &all);
+    MembufferEntry* fresh = Entry(&m, "new", seq + 1, big);
+    ASSERT_EQ(Membuffer::AddResult::kFull, Add(&m, fresh, &r, &displaced, retry_if_full));
+    for (MembufferEntry* e : all) {  // room made: every entry drained (and freed here)
+      ASSERT_TRUE(m.RemoveDrained(e));
+      m.FreeEntry(e);
+    }
+    EXPECT_EQ(retry_if_full ? Membuffer::AddResult::kAdded : Membuffer::AddResult::kLate,
+              Add(&m, fresh, &r, &displaced))
+        << "retry_if_full " << retry_if_full;
+    if (!retry_if_full) m.FreeEntry(fresh);
+  }
 }
 
 TEST(Membuffer, PartitionsFollowTheLeadingBitsOfTheKey) {
