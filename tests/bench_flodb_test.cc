@@ -339,6 +339,8 @@ TEST(BenchFloDBCountersTest, ReadsTheCountersOfTheStatsProperty) {
   stats.multi_insert_hops.Add(2000);
   stats.scans.Add(10);
   stats.scan_restarts.Add(3);
+  stats.drain_windows.Add(40);
+  stats.hold_windows.Add(10);
   const Metrics m = ParseFloDBStatsText(stats.ToString());
   EXPECT_EQ(FindMetric(m, kFloDBWrites).value_or(-1), 1000);
   EXPECT_EQ(FindMetric(m, kFloDBInMembuffer).value_or(-1), 950);
@@ -348,6 +350,8 @@ TEST(BenchFloDBCountersTest, ReadsTheCountersOfTheStatsProperty) {
   EXPECT_EQ(FindMetric(m, kFloDBMultiInsertHops).value_or(-1), 2000);
   EXPECT_EQ(FindMetric(m, kFloDBScans).value_or(-1), 10);
   EXPECT_EQ(FindMetric(m, kFloDBScanRestarts).value_or(-1), 3);
+  EXPECT_EQ(FindMetric(m, kFloDBHoldWindows).value_or(-1), 10);
+  EXPECT_EQ(FindMetric(m, kFloDBDrainWindows).value_or(-1), 40);
 
   Metrics before = {{std::string(kFloDBWrites), 600}, {std::string(kFloDBInMembuffer), 550}};
   Metrics derived;
@@ -360,6 +364,9 @@ TEST(BenchFloDBCountersTest, ReadsTheCountersOfTheStatsProperty) {
   EXPECT_DOUBLE_EQ(FindMetric(derived, "memtable_in_place").value_or(0), 7);
   EXPECT_DOUBLE_EQ(FindMetric(derived, "in_place_updates").value_or(0), 57);
   EXPECT_NE(note.find("10 scans, 3 restarts"), std::string::npos) << note;
+  EXPECT_NE(note.find("entries held in 25% of the drain policy's windows"), std::string::npos)
+      << note;
+  EXPECT_DOUBLE_EQ(FindMetric(derived, "hold_windows").value_or(0), 10);
   EXPECT_DOUBLE_EQ(FindMetric(derived, "membuffer_pct").value_or(0), 100.0);
   EXPECT_TRUE(ParseFloDBStatsText("no such lines").empty());
   EXPECT_EQ(DescribeFloDBCounters({}, {}, &derived), "");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
@@ -190,6 +191,43 @@ TEST(FloDBComponentTest, AFullBucketSendsTheWriteBelowWithoutHelpingTheDrain) {
     epoch::Guard guard;
     ASSERT_TRUE(c.Get(Key(i), kMaxSequenceNumber, &got)) << i;
     EXPECT_EQ("v" + std::to_string(i), got.value) << i;
+  }
+}
+
+// The drain policy holds the Membuffer's entries (a larger budget, drained late) only while the
+// writers and drain threads outnumber the cores and updates find their key in the Membuffer
+// often enough: one writer updating a few keys on a machine of one core, but neither with 64
+// cores nor when every write is a new key.
+TEST(FloDBComponentTest, HoldsEntriesOnlyWhenWritersLackCoresAndUpdatesHit) {
+  struct Case {
+    int cores;
+    bool distinct_keys;
+    bool holds;
+  };
+  for (const Case& t : {Case{1, false, true}, Case{64, false, false}, Case{1, true, false}}) {
+    ComponentEnvironment env;
+    FloDBOptions options;
+    options.write_buffer_size = 64 << 20;
+    options.cores = t.cores;
+    auto stats = std::make_shared<FloDBStats>();
+    FloDBComponent c(options, env.context, stats);
+    SequenceNumber seq = 0;
+    // Several policy windows of writes.
+    const auto end = std::chrono::steady_clock::now() + 10 * FloDBComponent::kDrainWindow;
+    while (std::chrono::steady_clock::now() < end) {
+      for (int i = 0; i < 1000; i++) {
+        seq++;
+        const int key = t.distinct_keys ? static_cast<int>(seq) : i;
+        c.Add(seq, kTypeValue, Key(key), "v", /*keep_older=*/false);
+        env.last.store(seq);
+      }
+    }
+    EXPECT_GT(stats->drain_windows.Get(), 0u) << t.cores;
+    if (t.holds) {
+      EXPECT_GT(stats->hold_windows.Get(), 0u) << t.cores << " " << t.distinct_keys;
+    } else {
+      EXPECT_EQ(0u, stats->hold_windows.Get()) << t.cores << " " << t.distinct_keys;
+    }
   }
 }
 

@@ -26,6 +26,7 @@ const std::vector<LinePattern>& Patterns() {
       {R"(writes: (\d+) total, (\d+) completed in the Membuffer \([0-9.]+%\), (\d+) in place)",
        {kFloDBWrites, kFloDBInMembuffer, kFloDBMembufferInPlace}},
       {R"(drained: (\d+) entries)", {kFloDBDrained}},
+      {R"(entries held in (\d+) of (\d+) policy windows)", {kFloDBHoldWindows, kFloDBDrainWindows}},
       {R"(memtable: \d+ versions added, (\d+) in-place updates)", {kSortedLevelInPlace}},
       {R"(multi-insert: \d+ batches, (\d+) keys \([0-9.]+ per batch\), ([0-9.]+) hops per key)",
        {kFloDBMultiInsertKeys, kFloDBMultiInsertHops}},
@@ -91,6 +92,13 @@ std::string DescribeFloDBCounters(const Metrics& before, const Metrics& after, M
       parts.push_back(fmt::format("{:.0f} replaced in place in the Memtable", memtable_in_place));
     }
     if (keys > 0) parts.push_back(fmt::format("{:.1f} skiplist hops per insert", hops / keys));
+    const double windows = Delta(before, after, kFloDBDrainWindows);
+    const double held = Delta(before, after, kFloDBHoldWindows);
+    if (held > 0) {
+      parts.push_back(fmt::format("entries held in {:.0f}% of the drain policy's windows",
+                                  100.0 * held / windows));
+    }
+    metrics->emplace_back("hold_windows", held);
     metrics->emplace_back("membuffer_pct", pct);
     metrics->emplace_back("flodb_writes", writes);
     metrics->emplace_back("in_place_updates", membuffer_in_place + memtable_in_place);

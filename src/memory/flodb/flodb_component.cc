@@ -28,6 +28,8 @@ int FloDBComponent::PhasedCount::Enter() {
     // has not flipped by the time of the re-check, the flipper's scan of this phase's count
     // comes later and sees the increment.
     AddToOwnedOrShared<int64_t>(&shards_[phase][i].n, i, kShards, 1, std::memory_order_seq_cst);
+    AddToOwnedOrShared<uint64_t>(&shards_[phase][i].enters, i, kShards, 1,
+                                 std::memory_order_relaxed);
     if (phase_.load(std::memory_order_seq_cst) == phase) return phase;
     Exit(phase);
   }
@@ -47,6 +49,17 @@ bool FloDBComponent::PhasedCount::Zero(int phase) const {
   // thread's exit is counted before another's entry); only the sum counts.
   for (const Shard& s : shards_[phase]) sum += s.n.load(std::memory_order_seq_cst);
   return sum == 0;
+}
+
+int FloDBComponent::PhasedCount::ThreadsEnteredSince(EnterCounts* seen) const {
+  int threads = 0;
+  for (uint32_t i = 0; i <= kShards; i++) {
+    const uint64_t enters = shards_[0][i].enters.load(std::memory_order_relaxed) +
+                            shards_[1][i].enters.load(std::memory_order_relaxed);
+    if (enters != (*seen)[i]) threads++;
+    (*seen)[i] = enters;
+  }
+  return threads;
 }
 
 void FloDBComponent::PhasedCount::FlipAndWait() {
@@ -282,24 +295,38 @@ void FloDBComponent::DrainLoop() {
   // Idle: back off from 100 us to 5 ms between looks, so an idle DB costs next to nothing; a
   // burst that arrives meanwhile fills the Membuffer, whose writers then help drain.
   int idle_micros = 100;
-  const Membuffer& m = *mbf_;
+  Membuffer& m = *mbf_;
   const size_t partitions = m.partitions();
   uint64_t writes_seen = 0;
+  DrainWindow window;
   while (!stop_drainers_.load(std::memory_order_acquire)) {
     TEST_SYNC_POINT("FloDBComponent::DrainLoop:Look");
     size_t moved = 0;
     {
       epoch::Guard guard;
-      // Under writes, a partition is drained once it holds an eighth of its share of the byte
-      // budget (or when the whole Membuffer is half full): entries stay long enough to absorb
-      // updates in place, and a batch is large enough that its multi-insert shares most of
-      // each path. When writes have stopped since the last look, whatever is left is drained,
-      // so a quiet Membuffer empties (and a scan then has little to drain).
+      // Draining early: a partition is drained once it holds an eighth of its share of the
+      // budget (or when the whole Membuffer is half full). Entries stay long enough to absorb
+      // some updates in place, a batch is large enough that its multi-insert shares most of
+      // each path, and buckets stay nearly empty, so an add rarely has another entry's key to
+      // compare (a cache miss each in a large Membuffer). The drain threads do the sorted
+      // level's work on cores that the writers leave idle.
+      // Holding (HoldEntries): when the writers and drainers outnumber the cores, that work
+      // is taken from the writers. Then, if updates find their key in the Membuffer often
+      // enough, the budget grows to half the component and partitions are drained only at
+      // three quarters of their share (or the whole at seven eighths): most updates complete
+      // in place and never move at all.
+      // When writes have stopped since the last look, whatever is left is drained, so a quiet
+      // Membuffer empties (and a scan then has little to drain).
       const uint64_t writes = stats_->Writes();
       const bool quiet = writes == writes_seen;
       writes_seen = writes;
-      const bool urgent = m.EntryBytes() >= m.capacity() / 2;
-      const int64_t batch_bytes = static_cast<int64_t>(m.PartitionCapacity() / 8);
+      const bool hold = HoldEntries(&window);
+      const size_t budget =
+          hold ? std::max(m.capacity(), options_.write_buffer_size / 2) : m.capacity();
+      if (m.budget() != budget) m.SetBudget(budget);
+      const bool urgent = m.EntryBytes() >= (hold ? budget / 8 * 7 : budget / 2);
+      const auto batch_bytes =
+          static_cast<int64_t>(hold ? m.PartitionBudget() / 4 * 3 : m.PartitionBudget() / 8);
       for (size_t i = 0; i < partitions; i++) {
         const size_t p = drain_cursor_.fetch_add(1, std::memory_order_relaxed) % partitions;
         if (m.PartitionEntries(p) == 0) continue;
@@ -317,6 +344,31 @@ void FloDBComponent::DrainLoop() {
       idle_micros = 100;
     }
   }
+}
+
+bool FloDBComponent::HoldEntries(DrainWindow* w) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - w->start < kDrainWindow) return w->hold;
+  static const int hardware_threads =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = options_.cores > 0 ? options_.cores : hardware_threads;
+  const uint64_t writes = stats_->Writes();
+  const uint64_t in_place = stats_->membuffer_in_place.Get();
+  const uint64_t masters = stats_->scan_masters.Get();
+  const int writers = writers_.ThreadsEnteredSince(&w->writers_seen);
+  // Not while scans drain: each would move whatever the Membuffer holds.
+  const bool scanned = masters != w->masters;
+  const uint64_t window_writes = writes - w->writes;
+  const uint64_t window_in_place = in_place - w->in_place;
+  w->hold = writers + std::max(1, options_.drain_threads) > cores && !scanned &&
+            window_writes > 0 && window_in_place * kHoldInPlaceShare >= window_writes;
+  FloDBStats::Add(&stats_->drain_windows);
+  if (w->hold) FloDBStats::Add(&stats_->hold_windows);
+  w->start = now;
+  w->writes = writes;
+  w->in_place = in_place;
+  w->masters = masters;
+  return w->hold;
 }
 
 bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {

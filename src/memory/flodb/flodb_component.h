@@ -12,7 +12,9 @@
 // the freshest because data only flows down and each level keeps a key's versions newer than
 // the levels below (membuffer.h states how).
 // Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
-// into the sorted level (path sharing), then remove them from their slots. Both levels draw
+// into the sorted level (path sharing), then remove them from their slots. They drain early
+// while cores are spare, and let the Membuffer hold its entries (a larger budget, drained late)
+// while writers lack cores and updates hit keys it holds (DrainLoop, HoldEntries). Both levels draw
 // their records from one pool, so a drained entry becomes a version of the sorted level as it
 // is: nothing is allocated, copied or retired for it (flodb_record.h has the ownership rules).
 // Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master announces a floor
@@ -29,7 +31,9 @@
 #ifndef SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_
 #define SLUICE_MEMORY_FLODB_FLODB_COMPONENT_H_
 
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -50,6 +54,8 @@ struct FloDBOptions {
   int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
   int drain_threads = 1;
+  // The cores the drain policy counts on (HoldEntries); 0: the machine's hardware threads.
+  int cores = 0;
   // false: no Membuffer (every write goes to the sorted level), for comparison.
   bool use_membuffer = true;
   // false: drain with one insert per entry instead of multi-insert, for comparison.
@@ -63,6 +69,12 @@ class FloDBComponent final : public MemoryComponent {
   // a chunk of kHelpChunkEntries.
   static constexpr size_t kDrainChunkEntries = 16384;
   static constexpr size_t kHelpChunkEntries = 256;
+  // The drain policy is decided once per kDrainWindow from what happened in the last one: the
+  // Membuffer holds its entries (see DrainLoop) while more threads wrote than the cores that
+  // drain threads leave free, no scan drained it, and at least 1/kHoldInPlaceShare of the
+  // writes were in-place updates there.
+  static constexpr std::chrono::milliseconds kDrainWindow{10};
+  static constexpr uint64_t kHoldInPlaceShare = 8;
 
   // stats: the counters shared with the other components of the factory (null: the component
   // keeps its own).
@@ -98,15 +110,22 @@ class FloDBComponent final : public MemoryComponent {
   // threads share one more, with atomic adds.
   class PhasedCount {
    public:
+    static constexpr uint32_t kShards = 16;
+    using EnterCounts = std::array<uint64_t, kShards + 1>;
+
     int Enter();
     void Exit(int phase);
     void FlipAndWait();  // REQUIRES: one caller at a time
+    // The threads that entered since the call that filled *seen (which this one updates),
+    // counting those without a line of their own as one. Relaxed reads: an estimate, for the
+    // drain policy.
+    int ThreadsEnteredSince(EnterCounts* seen) const;
 
    private:
-    static constexpr uint32_t kShards = 16;
     bool Zero(int phase) const;
     struct alignas(kCacheLineSize) Shard {
       std::atomic<int64_t> n{0};
+      std::atomic<uint64_t> enters{0};  // only grows; on the line Enter writes anyway
     };
     std::atomic<int> phase_{0};
     Shard shards_[2][kShards + 1];  // [kShards]: threads without a line of their own
@@ -128,6 +147,17 @@ class FloDBComponent final : public MemoryComponent {
   void DrainUpTo(SequenceNumber max_seq) REQUIRES(scan_mu_);
   void DrainLoop();
   void StopDrainers();
+  // What a drain thread saw at the start of its current policy window.
+  struct DrainWindow {
+    std::chrono::steady_clock::time_point start;
+    bool hold = false;
+    uint64_t writes = 0;
+    uint64_t in_place = 0;
+    uint64_t masters = 0;
+    PhasedCount::EnterCounts writers_seen{};
+  };
+  // The drain policy for the next kDrainWindow, from what happened in the last one.
+  bool HoldEntries(DrainWindow* w);
 
   const FloDBOptions options_;
   const MemoryComponentContext context_;

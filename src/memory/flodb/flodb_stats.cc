@@ -29,8 +29,11 @@ std::string FloDBStats::ToString() const {
       "readers; {} writers drained a chunk when the Membuffer was full\n",
       w - in_mbf, Get(memtable_full), Get(memtable_late), Get(memtable_overtaken),
       Get(memtable_direct), Get(pushed_down), Get(overflow_helps));
-  r += fmt::format("drained: {} entries in {} batches ({:.1f} per batch)\n", Get(drained_entries),
-                   Get(drain_batches), Ratio(Get(drained_entries), Get(drain_batches)));
+  r += fmt::format(
+      "drained: {} entries in {} batches ({:.1f} per batch); entries held in {} of {} policy "
+      "windows\n",
+      Get(drained_entries), Get(drain_batches), Ratio(Get(drained_entries), Get(drain_batches)),
+      Get(hold_windows), Get(drain_windows));
   r += fmt::format(
       "memtable: {} versions added, {} in-place updates, {} old versions kept, {} overtaken "
       "versions dropped\n",

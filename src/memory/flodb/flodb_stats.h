@@ -27,6 +27,8 @@ struct FloDBStats {
   // Draining.
   ShardedCounter drained_entries;
   ShardedCounter drain_batches;
+  ShardedCounter drain_windows;  // drain-policy windows (FloDBComponent::HoldEntries)
+  ShardedCounter hold_windows;   // ... in which the Membuffer held its entries
   // The sorted level (the paper's Memtable).
   ShardedCounter versions_added;
   ShardedCounter in_place_updates;  // newest version replaced, old one freed

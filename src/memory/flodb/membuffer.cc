@@ -39,12 +39,12 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, 
       partitions_(size_t{1} << partition_bits),
       buckets_per_partition_(BucketCount(capacity, size_t{1} << partition_bits)),
       bucket_mask_(buckets_per_partition_ - 1),
-      partition_capacity_(capacity / partitions_),
       slots_(std::clamp(slots_per_bucket, 1, kMaxSlots)),
       bucket_memory_(AllocateHugePageBuffer(partitions_ * buckets_per_partition_ * sizeof(Bucket))),
       buckets_(reinterpret_cast<Bucket*>(bucket_memory_.get())),
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
                    partitions_ * sizeof(PartitionStats)),
+      budget_(capacity),
       stats_(new PartitionStats[partitions_]),
       own_pool_(pool == nullptr ? std::make_unique<EpochPool>(PoolBlockSize(capacity)) : nullptr),
       pool_(pool != nullptr ? pool : own_pool_.get()) {

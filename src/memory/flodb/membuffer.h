@@ -62,7 +62,8 @@ class Membuffer {
  public:
   static constexpr int kMaxSlots = 6;
 
-  // capacity: bytes of entries before adds fail. slots_per_bucket in [1, 6]. The floor starts
+  // capacity: bytes of entries before adds fail (the budget, until SetBudget changes it); the
+  // table is sized for it. slots_per_bucket in [1, 6]. The floor starts
   // at 0 (see RaiseFloor). pool: where entries come from and go back to (not owned; shared
   // with the sorted level the entries are drained into, which must use the same pool); null:
   // a pool of its own.
@@ -160,9 +161,14 @@ class Membuffer {
   int64_t PartitionBytes(size_t partition) const {
     return stats_[partition].bytes.load(std::memory_order_relaxed);
   }
-  // Each partition's share of the byte budget.
-  size_t PartitionCapacity() const { return partition_capacity_; }
   size_t capacity() const { return capacity_; }
+  // Bytes of entries before adds fail: the capacity, or what the owner set (SetBudget; a
+  // larger budget fills the buckets more, and more keys then find theirs full). Relaxed: an add
+  // that reads an older budget is at most one entry over or under it.
+  size_t budget() const { return budget_.load(std::memory_order_relaxed); }
+  void SetBudget(size_t bytes) { budget_.store(bytes, std::memory_order_relaxed); }
+  // Each partition's share of the budget.
+  size_t PartitionBudget() const { return budget() / partitions_; }
 
   uint64_t PartitionOf(const Slice& key) const;
   static uint64_t HashKey(const Slice& key) { return FloDBRecord::HashKey(key); }
@@ -218,7 +224,6 @@ class Membuffer {
   const size_t partitions_;
   const size_t buckets_per_partition_;  // a power of two
   const uint64_t bucket_mask_;          // buckets_per_partition_ - 1
-  const size_t partition_capacity_;     // capacity_ / partitions_
   const int slots_;
   HugePageBuffer bucket_memory_;  // the buckets, on huge pages where the kernel offers them
   Bucket* const buckets_;         // partitions_ * buckets_per_partition_, in bucket_memory_
@@ -240,6 +245,7 @@ class Membuffer {
   // The floor, and kRaisePending while a raise is announced (sequence numbers stay below it).
   static constexpr uint64_t kRaisePending = uint64_t{1} << 63;
   std::atomic<uint64_t> floor_{0};
+  std::atomic<size_t> budget_;
   std::unique_ptr<PartitionStats[]> stats_;
   const std::unique_ptr<EpochPool> own_pool_;  // null when given a pool
   EpochPool* const pool_;
@@ -302,12 +308,12 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     Unlock(b);
     return AddResult::kLate;
   }
-  // A partition may use more than its share of the byte budget while the whole table has
+  // A partition may use more than its share of the budget while the whole table has
   // room (the sum is read only then): keys are rarely spread evenly over partitions.
   const bool bucket_full = free_slot < 0;
   if (bucket_full || (stats_[partition].bytes.load(std::memory_order_relaxed) >=
-                          static_cast<int64_t>(partition_capacity_) &&
-                      EntryBytes() >= capacity_)) {
+                          static_cast<int64_t>(PartitionBudget()) &&
+                      EntryBytes() >= budget())) {
     // The write goes below: later, older writes of keys of this bucket must follow it there.
     if ((bucket_full || !retry_if_full) && seq > b->max_out_seq) b->max_out_seq = seq;
     Unlock(b);
