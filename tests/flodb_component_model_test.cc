@@ -212,15 +212,23 @@ TEST(FloDBComponentTest, HoldsEntriesOnlyWhenWritersLackCoresAndUpdatesHit) {
     auto stats = std::make_shared<FloDBStats>();
     FloDBComponent c(options, env.context, stats);
     SequenceNumber seq = 0;
+    std::map<int, SequenceNumber> newest;  // the last write of each key
     // Several policy windows of writes.
     const auto end = std::chrono::steady_clock::now() + 10 * FloDBComponent::kDrainWindow;
     while (std::chrono::steady_clock::now() < end) {
       for (int i = 0; i < 1000; i++) {
         seq++;
         const int key = t.distinct_keys ? static_cast<int>(seq) : i;
-        c.Add(seq, kTypeValue, Key(key), "v", /*keep_older=*/false);
+        c.Add(seq, kTypeValue, Key(key), std::to_string(seq), /*keep_older=*/false);
         env.last.store(seq);
+        newest[key] = seq;
       }
+    }
+    for (const auto& [key, last] : newest) {  // nothing lost while the budget changed
+      MemoryLookup got;
+      epoch::Guard guard;
+      ASSERT_TRUE(c.Get(Key(key), kMaxSequenceNumber, &got)) << key;
+      ASSERT_EQ(std::to_string(last), got.value) << key;
     }
     EXPECT_GT(stats->drain_windows.Get(), 0u) << t.cores;
     if (t.holds) {
