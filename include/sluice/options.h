@@ -85,7 +85,10 @@ struct Options {
   size_t bucket_count = 0;
 
   // --- FloDB memory component ("flodb") ---
-  // Share of write_buffer_size given to the Membuffer (the rest is the Memtable).
+  // Share of write_buffer_size given to the Membuffer (the rest is the Memtable). While more
+  // threads write than the cores the drain threads leave free, and updates often find their
+  // key in the Membuffer, it may hold up to half of write_buffer_size (draining late, so that
+  // updates complete in place); its hash table is sized for this share.
   double membuffer_fraction = 0.25;
   // The Membuffer is partitioned by this many most significant bits of the key, so that a
   // drained batch lands in one neighbourhood of the skiplist. Worth it only when keys' leading
