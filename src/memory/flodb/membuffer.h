@@ -167,8 +167,9 @@ class Membuffer {
   // that reads an older budget is at most one entry over or under it.
   size_t budget() const { return budget_.load(std::memory_order_relaxed); }
   void SetBudget(size_t bytes) { budget_.store(bytes, std::memory_order_relaxed); }
-  // Each partition's share of the budget.
-  size_t PartitionBudget() const { return budget() / partitions_; }
+  // Each partition's share of the budget (partitions are a power of two: a shift, not a
+  // division, on the add path).
+  size_t PartitionBudget() const { return budget() >> partition_bits_; }
 
   uint64_t PartitionOf(const Slice& key) const;
   static uint64_t HashKey(const Slice& key) { return FloDBRecord::HashKey(key); }
