@@ -17,8 +17,9 @@
 
 namespace sluice {
 
-Block::Block(BlockContents contents) : data_(std::move(contents.data)) {
-  const size_t n = data_.size();
+Block::Block(BlockContents contents) : contents_(std::move(contents)) {
+  const char* const data = contents_.data.data();
+  const size_t n = contents_.data.size();
   if (n < sizeof(uint32_t)) {
     error_ = fmt::format("block too short ({} bytes)", n);
     return;
@@ -27,7 +28,7 @@ Block::Block(BlockContents contents) : data_(std::move(contents.data)) {
     error_ = fmt::format("block too large ({} bytes)", n);
     return;
   }
-  const uint32_t num = DecodeFixed32(data_.data() + n - sizeof(uint32_t));
+  const uint32_t num = DecodeFixed32(data + n - sizeof(uint32_t));
   const size_t max_restarts = (n - sizeof(uint32_t)) / sizeof(uint32_t);
   if (num == 0 || num > max_restarts) {
     error_ = fmt::format("bad restart count {} (block of {} bytes)", num, n);
@@ -36,7 +37,7 @@ Block::Block(BlockContents contents) : data_(std::move(contents.data)) {
   const auto restart_offset = static_cast<uint32_t>(n - (size_t{num} + 1) * sizeof(uint32_t));
   uint32_t prev = 0;
   for (uint32_t i = 0; i < num; i++) {
-    const uint32_t r = DecodeFixed32(data_.data() + restart_offset + i * sizeof(uint32_t));
+    const uint32_t r = DecodeFixed32(data + restart_offset + i * sizeof(uint32_t));
     const bool in_range = r < restart_offset || (restart_offset == 0 && num == 1 && r == 0);
     const bool in_order = i == 0 ? r == 0 : r > prev;
     if (!in_range || !in_order) {
@@ -269,8 +270,8 @@ std::unique_ptr<InternalIterator> Block::NewIterator(const Comparator* comparato
     return NewErrorIterator(
         Status::Corruption(fmt::format("{} in block at offset {}", error_, block_offset), fname));
   }
-  return std::make_unique<BlockIter>(comparator, data_.data(), restart_offset_, num_restarts_,
-                                     fname, block_offset, min_key_size);
+  return std::make_unique<BlockIter>(comparator, contents_.data.data(), restart_offset_,
+                                     num_restarts_, fname, block_offset, min_key_size);
 }
 
 }  // namespace sluice

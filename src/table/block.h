@@ -30,7 +30,7 @@ class Block {
   Block& operator=(const Block&) = delete;
 
   // Bytes of the uncompressed contents.
-  size_t size() const { return data_.size(); }
+  size_t size() const { return contents_.data.size(); }
   // True if the restart array is well formed (NewIterator then returns a working iterator).
   bool ok() const { return error_.empty(); }
 
@@ -43,7 +43,7 @@ class Block {
                                                 size_t min_key_size = 0) const;
 
  private:
-  std::string data_;
+  const BlockContents contents_;
   uint32_t restart_offset_ = 0;  // where the restart array begins (= end of the entries)
   uint32_t num_restarts_ = 0;
   std::string error_;  // what is wrong with the trailer; empty if the block is well formed

@@ -7,6 +7,8 @@
 #include <snappy.h>
 #include <zstd.h>
 
+#include <memory>
+
 #include "util/coding.h"
 
 namespace sluice {
@@ -20,38 +22,39 @@ Status TooLarge(const char* codec, uint64_t claimed) {
                                         claimed, kMaxUncompressedBlockSize));
 }
 
-Status SnappyUncompress(const Slice& data, std::string* out) {
+Status SnappyUncompress(const Slice& data, BlockContents* out) {
   size_t n = 0;
   if (!snappy::GetUncompressedLength(data.data(), data.size(), &n)) {
     return Status::Corruption("bad snappy block header");
   }
   if (n > kMaxUncompressedBlockSize) return TooLarge("snappy", n);
-  out->resize(n);
-  if (!snappy::RawUncompress(data.data(), data.size(), out->data())) {
-    out->clear();
+  auto buf = std::make_unique_for_overwrite<char[]>(n);  // not zeroed: the codec fills it
+  if (!snappy::RawUncompress(data.data(), data.size(), buf.get())) {
     return Status::Corruption("bad snappy block");
   }
+  *out = BlockContents(std::move(buf), n);
   return Status::OK();
 }
 
-Status ZstdUncompress(const Slice& data, std::string* out) {
+Status ZstdUncompress(const Slice& data, BlockContents* out) {
   const unsigned long long n = ZSTD_getFrameContentSize(data.data(), data.size());
   if (n == ZSTD_CONTENTSIZE_ERROR) return Status::Corruption("bad zstd frame header");
   if (n == ZSTD_CONTENTSIZE_UNKNOWN) {
     return Status::Corruption("zstd frame without uncompressed size");
   }
   if (n > kMaxUncompressedBlockSize) return TooLarge("zstd", n);
-  out->resize(static_cast<size_t>(n));
-  const size_t r = ZSTD_decompress(out->data(), out->size(), data.data(), data.size());
+  const auto size = static_cast<size_t>(n);
+  auto buf = std::make_unique_for_overwrite<char[]>(size);
+  const size_t r = ZSTD_decompress(buf.get(), size, data.data(), data.size());
   if (ZSTD_isError(r) || r != n) {
-    out->clear();
     return Status::Corruption(
         fmt::format("bad zstd block: {}", ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short"));
   }
+  *out = BlockContents(std::move(buf), size);
   return Status::OK();
 }
 
-Status Lz4Uncompress(const Slice& data, std::string* out) {
+Status Lz4Uncompress(const Slice& data, BlockContents* out) {
   Slice input = data;
   uint32_t n = 0;
   if (!GetVarint32(&input, &n)) return Status::Corruption("bad lz4 block length prefix");
@@ -59,13 +62,11 @@ Status Lz4Uncompress(const Slice& data, std::string* out) {
   if (input.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
     return Status::Corruption("lz4 block too large");
   }
-  out->resize(n);
-  const int r = LZ4_decompress_safe(input.data(), out->data(), static_cast<int>(input.size()),
+  auto buf = std::make_unique_for_overwrite<char[]>(n);
+  const int r = LZ4_decompress_safe(input.data(), buf.get(), static_cast<int>(input.size()),
                                     static_cast<int>(n));
-  if (r < 0 || static_cast<uint32_t>(r) != n) {
-    out->clear();
-    return Status::Corruption("bad lz4 block");
-  }
+  if (r < 0 || static_cast<uint32_t>(r) != n) return Status::Corruption("bad lz4 block");
+  *out = BlockContents(std::move(buf), n);
   return Status::OK();
 }
 
@@ -114,9 +115,9 @@ bool CompressBlock(CompressionType type, const Slice& raw, std::string* out) {
   return false;
 }
 
-Status UncompressBlock(CompressionType type, const Slice& data, std::string* out) {
+Status UncompressBlock(CompressionType type, const Slice& data, BlockContents* out) {
   switch (type) {
-    case CompressionType::kNone: out->assign(data.data(), data.size()); return Status::OK();
+    case CompressionType::kNone: *out = BlockContents(data); return Status::OK();
     case CompressionType::kSnappy: return SnappyUncompress(data, out);
     case CompressionType::kZstd: return ZstdUncompress(data, out);
     case CompressionType::kLz4: return Lz4Uncompress(data, out);

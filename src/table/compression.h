@@ -18,6 +18,7 @@
 #include "sluice/options.h"
 #include "sluice/slice.h"
 #include "sluice/status.h"
+#include "table/format.h"
 
 namespace sluice {
 
@@ -34,10 +35,10 @@ const char* CompressionTypeName(CompressionType type);
 // kNone or unknown, or the codec failed; *out is then unspecified.
 bool CompressBlock(CompressionType type, const Slice& raw, std::string* out);
 
-// Uncompresses data (encoded with `type`) into *out. Returns Corruption, describing what is
-// wrong, if the data is malformed, claims more than kMaxUncompressedBlockSize bytes, or the type
-// is unknown. kNone copies data.
-Status UncompressBlock(CompressionType type, const Slice& data, std::string* out);
+// Uncompresses data (encoded with `type`) into new heap memory owned by *out. Returns
+// Corruption, describing what is wrong, if the data is malformed, claims more than
+// kMaxUncompressedBlockSize bytes, or the type is unknown. kNone copies data.
+Status UncompressBlock(CompressionType type, const Slice& data, BlockContents* out);
 
 }  // namespace sluice
 

@@ -42,10 +42,11 @@ TEST(Compression, EveryCodecRoundTripsEmptySmallAndLargeInputs) {
                                      RandomBytes(&rnd, 4096)};
   for (CompressionType type : kCodecs) {
     for (const std::string& raw : inputs) {
-      std::string compressed, back;
+      std::string compressed;
+      BlockContents back;
       ASSERT_TRUE(CompressBlock(type, raw, &compressed)) << CompressionTypeName(type);
       ASSERT_OK(UncompressBlock(type, compressed, &back)) << CompressionTypeName(type);
-      EXPECT_EQ(raw, back) << CompressionTypeName(type) << " size " << raw.size();
+      EXPECT_EQ(raw, back.data.ToString()) << CompressionTypeName(type) << " size " << raw.size();
     }
   }
 }
@@ -62,15 +63,17 @@ TEST(Compression, RepetitiveInputShrinks) {
 TEST(Compression, NoneDoesNotCompressButUncompressCopies) {
   std::string out = "old";
   EXPECT_FALSE(CompressBlock(CompressionType::kNone, "abc", &out));
-  ASSERT_OK(UncompressBlock(CompressionType::kNone, "abc", &out));
-  EXPECT_EQ("abc", out);
+  BlockContents copy;
+  ASSERT_OK(UncompressBlock(CompressionType::kNone, "abc", &copy));
+  EXPECT_EQ("abc", copy.data.ToString());
 }
 
 TEST(Compression, UnknownTypeIsCorruption) {
   std::string out;
   const auto bogus = static_cast<CompressionType>(9);
   EXPECT_FALSE(CompressBlock(bogus, "abc", &out));
-  Status s = UncompressBlock(bogus, "abc", &out);
+  BlockContents contents;
+  Status s = UncompressBlock(bogus, "abc", &contents);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("unknown compression type 9"));
   EXPECT_FALSE(IsKnownCompressionType(9));
@@ -80,7 +83,8 @@ TEST(Compression, UnknownTypeIsCorruption) {
 TEST(Compression, TruncatedInputIsRejectedByEveryCodec) {
   const std::string raw = Repetitive(5000) + "tail";
   for (CompressionType type : kCodecs) {
-    std::string compressed, out;
+    std::string compressed;
+    BlockContents out;
     ASSERT_TRUE(CompressBlock(type, raw, &compressed));
     for (size_t len = 0; len < compressed.size(); len++) {
       Status s = UncompressBlock(type, Slice(compressed.data(), len), &out);
@@ -99,12 +103,12 @@ TEST(Compression, BitFlipsNeverCrashOrReturnWrongSize) {
       std::string damaged = compressed;
       const size_t pos = rnd.Uniform(damaged.size());
       damaged[pos] = static_cast<char>(damaged[pos] ^ (1 << rnd.Uniform(8)));
-      std::string out;
+      BlockContents out;
       Status s = UncompressBlock(type, damaged, &out);
       // A flip the codec cannot detect is caught by the block checksum; here it must merely be
       // handled safely.
       if (s.ok()) {
-        EXPECT_LE(out.size(), kMaxUncompressedBlockSize);
+        EXPECT_LE(out.data.size(), kMaxUncompressedBlockSize);
       } else {
         EXPECT_TRUE(s.IsCorruption());
       }
@@ -113,7 +117,7 @@ TEST(Compression, BitFlipsNeverCrashOrReturnWrongSize) {
 }
 
 TEST(Compression, AbsurdClaimedSizesAreRejectedBeforeAllocating) {
-  std::string out;
+  BlockContents out;
   // snappy: the preamble is a varint of the uncompressed length.
   std::string snappy_bomb;
   PutVarint32(&snappy_bomb, 0xF0000000u);
@@ -150,7 +154,7 @@ TEST(Compression, ZstdFrameWithoutContentSizeIsRejected) {
   ZSTD_endStream(cs, &outbuf);
   ZSTD_freeCStream(cs);
   frame.resize(outbuf.pos);
-  std::string out;
+  BlockContents out;
   ASSERT_EQ(ZSTD_CONTENTSIZE_UNKNOWN, ZSTD_getFrameContentSize(frame.data(), frame.size()));
   Status s = UncompressBlock(CompressionType::kZstd, frame, &out);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();

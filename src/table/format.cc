@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+#include <memory>
+
 #include "sluice/options.h"
 #include "table/compression.h"
 #include "util/coding.h"
@@ -54,6 +57,14 @@ Status Footer::DecodeFrom(const Slice& input, const std::string& fname) {
   return Status::OK();
 }
 
+BlockContents::BlockContents(const Slice& bytes)
+    : heap(std::make_unique_for_overwrite<char[]>(bytes.size())), data(heap.get(), bytes.size()) {
+  std::memcpy(heap.get(), bytes.data(), bytes.size());
+}
+
+BlockContents::BlockContents(std::unique_ptr<char[]> bytes, size_t size)
+    : heap(std::move(bytes)), data(heap.get(), size) {}
+
 uint32_t BlockChecksum(const Slice& stored, uint8_t type) {
   const char t = static_cast<char>(type);
   return crc32c::Mask(crc32c::Extend(crc32c::Value(stored.data(), stored.size()), &t, 1));
@@ -62,7 +73,7 @@ uint32_t BlockChecksum(const Slice& stored, uint8_t type) {
 Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
                  const BlockReadOptions& options, const BlockHandle& handle,
                  BlockContents* result) {
-  result->data.clear();
+  *result = BlockContents();
   const uint64_t offset = handle.offset;
   if (offset > file_size || file_size - offset < kBlockTrailerSize ||
       handle.size > file_size - offset - kBlockTrailerSize) {
@@ -72,13 +83,14 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
         fname);
   }
   const size_t n = static_cast<size_t>(handle.size);
-  std::string buf(n + kBlockTrailerSize, '\0');
+  // Not zeroed: the read fills it, or the file returns a view of its own memory instead.
+  auto buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
   Slice got;
-  Status s = file->Read(offset, buf.size(), &got, buf.data());
+  Status s = file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
   if (!s.ok()) return s;
-  if (got.size() != buf.size()) {
+  if (got.size() != n + kBlockTrailerSize) {
     return Status::Corruption(fmt::format("truncated block read at offset {} (got {} of {} bytes)",
-                                          offset, got.size(), buf.size()),
+                                          offset, got.size(), n + kBlockTrailerSize),
                               fname);
   }
   const char* data = got.data();
@@ -94,17 +106,13 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
         fmt::format("unknown compression type {} in block at offset {}", type, offset), fname);
   }
   if (static_cast<CompressionType>(type) == CompressionType::kNone) {
-    if (data == buf.data()) {
-      buf.resize(n);
-      result->data = std::move(buf);
-    } else {
-      result->data.assign(data, n);  // the file returned a view of its own memory
-    }
+    // The file may have returned a view of its own memory instead of filling buf.
+    *result = data == buf.get() ? BlockContents(std::move(buf), n) : BlockContents(Slice(data, n));
     return Status::OK();
   }
-  s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), &result->data);
+  s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), result);
   if (!s.ok()) {
-    result->data.clear();
+    *result = BlockContents();
     return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset), fname);
   }
   return Status::OK();

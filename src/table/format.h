@@ -76,9 +76,17 @@ struct Footer {
 // The masked crc32c stored in a block trailer: over stored bytes then the type byte.
 uint32_t BlockChecksum(const Slice& stored, uint8_t type);
 
-// Uncompressed contents of one block, owned.
+// The uncompressed contents of one block, in heap memory they own. Not a std::string: its
+// resize() would zero every byte before the read or the codec overwrites it.
 struct BlockContents {
-  std::string data;
+  BlockContents() = default;
+  // A heap copy of bytes.
+  explicit BlockContents(const Slice& bytes);
+  // Takes size bytes of heap memory.
+  BlockContents(std::unique_ptr<char[]> bytes, size_t size);
+
+  std::unique_ptr<char[]> heap;
+  Slice data;  // [heap, heap + size)
 };
 
 struct BlockReadOptions {

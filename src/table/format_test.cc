@@ -137,9 +137,9 @@ TEST(ReadBlock, ReturnsUncompressedAndCompressedContents) {
       AppendBlock(&file, compressed, static_cast<uint8_t>(CompressionType::kZstd));
   BlockContents c;
   ASSERT_OK(Read(file, plain, &c));
-  EXPECT_EQ(raw, c.data);
+  EXPECT_EQ(raw, c.data.ToString());
   ASSERT_OK(Read(file, packed, &c));
-  EXPECT_EQ(raw, c.data);
+  EXPECT_EQ(raw, c.data.ToString());
 }
 
 TEST(ReadBlock, EveryFlippedByteIsBadChecksum) {

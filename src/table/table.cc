@@ -105,7 +105,7 @@ Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
   if (has_filter_) {
     s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), filter_handle_, &contents);
     if (!s.ok()) return s;
-    filter_ = std::move(contents.data);
+    filter_ = contents.data.ToString();
   }
   s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), properties_handle_, &contents);
   if (!s.ok()) return s;

@@ -1,7 +1,9 @@
 // util/cache.cc — the sharded LRU cache (see cache.h).
 //
-// Each shard keeps its entries in a hash table that owns them, plus an intrusive doubly linked
-// LRU list threaded through the entries that are in the cache and unreferenced (oldest first).
+// Each shard keeps its entries in a chained hash table that owns them (HandleTable: the chains
+// are unique_ptr links inside the entries, so a lookup walks no separate nodes and hashes the
+// key once), plus an intrusive doubly linked LRU list threaded through the entries that are in
+// the cache and unreferenced (oldest first).
 // Referenced entries are off the list, so eviction never considers them. An entry that leaves
 // the table while referenced moves to the shard's `detached_` map, which owns it until its last
 // Release. Values are destroyed outside the shard mutex so a deleter may itself use a cache.
@@ -48,12 +50,97 @@ struct Cache::Handle : LruNode {
   const uint64_t hash;
   uint32_t refs = 0;      // handles held by callers
   bool in_cache = false;  // in the shard's table (and, when refs == 0, on its LRU list)
+  // The next entry of its hash chain while in the table; of a Garbage list after.
+  std::unique_ptr<Handle> next_hash;
 };
 
 namespace {
 
 using Entry = Cache::Handle;
 using EntryPtr = std::unique_ptr<Entry>;
+
+// Entries to destroy once the shard's mutex is released (a deleter may use a cache), linked
+// through next_hash: collecting them allocates nothing.
+class Garbage {
+ public:
+  Garbage() = default;
+  Garbage(const Garbage&) = delete;
+  Garbage& operator=(const Garbage&) = delete;
+  ~Garbage() {
+    while (head_ != nullptr) head_ = std::move(head_->next_hash);  // iterative: no deep recursion
+  }
+  void Add(EntryPtr e) {
+    e->next_hash = std::move(head_);
+    head_ = std::move(e);
+  }
+
+ private:
+  EntryPtr head_;
+};
+
+// A hash table of entries, chained through Entry::next_hash, keyed by (hash, key). Grows to
+// keep at most one entry per bucket on average, so chains stay short. Not thread-safe.
+class HandleTable {
+ public:
+  HandleTable() : buckets_(kInitialBuckets) {}
+  HandleTable(const HandleTable&) = delete;
+  HandleTable& operator=(const HandleTable&) = delete;
+  ~HandleTable() {
+    for (EntryPtr& head : buckets_) {
+      while (head != nullptr) head = std::move(head->next_hash);
+    }
+  }
+
+  // The link that points at the entry for key, or the null link ending its chain.
+  EntryPtr* Find(std::string_view key, uint64_t hash) {
+    EntryPtr* link = &buckets_[hash & (buckets_.size() - 1)];
+    while (*link != nullptr && ((*link)->hash != hash || (*link)->key != key)) {
+      link = &(*link)->next_hash;
+    }
+    return link;
+  }
+  // Adds e, whose key is not in the table.
+  void Add(EntryPtr e) {
+    EntryPtr& head = buckets_[e->hash & (buckets_.size() - 1)];
+    e->next_hash = std::move(head);
+    head = std::move(e);
+    if (++size_ > buckets_.size()) Grow();
+  }
+  // Unlinks and returns the entry *link points at (a link Find returned, not null).
+  EntryPtr Remove(EntryPtr* link) {
+    EntryPtr e = std::move(*link);
+    *link = std::move(e->next_hash);
+    size_--;
+    return e;
+  }
+  size_t size() const { return size_; }
+  template <typename Fn>
+  void ForEach(Fn fn) const {
+    for (const EntryPtr& head : buckets_) {
+      for (const Entry* e = head.get(); e != nullptr; e = e->next_hash.get()) fn(*e);
+    }
+  }
+
+ private:
+  static constexpr size_t kInitialBuckets = 16;  // a power of two, as every size after
+
+  void Grow() {
+    std::vector<EntryPtr> bigger(buckets_.size() * 2);
+    for (EntryPtr& head : buckets_) {
+      while (head != nullptr) {
+        EntryPtr e = std::move(head);
+        head = std::move(e->next_hash);
+        EntryPtr& dest = bigger[e->hash & (bigger.size() - 1)];
+        e->next_hash = std::move(dest);
+        dest = std::move(e);
+      }
+    }
+    buckets_.swap(bigger);
+  }
+
+  std::vector<EntryPtr> buckets_;
+  size_t size_ = 0;
+};
 
 class alignas(64) LRUShard {
  public:
@@ -62,9 +149,9 @@ class alignas(64) LRUShard {
   LRUShard& operator=(const LRUShard&) = delete;
   ~LRUShard() {
     assert(detached_.empty() && "a Cache::Handle was not released before the cache died");
-    for ([[maybe_unused]] const auto& [key, entry] : table_) {
-      assert(entry->refs == 0 && "a Cache::Handle was not released before the cache died");
-    }
+    table_.ForEach([](const Entry& e) {
+      assert(e.refs == 0 && "a Cache::Handle was not released before the cache died");
+    });
   }
 
   void set_capacity(size_t capacity) {
@@ -77,32 +164,31 @@ class alignas(64) LRUShard {
     auto entry = std::make_unique<Entry>(key, value, charge, deleter, hash);
     Entry* const raw = entry.get();
     raw->refs = 1;
-    std::vector<EntryPtr> garbage;  // destroyed after the lock is released
+    Garbage garbage;  // destroyed after the lock is released
     {
       MutexLock lock(&mu_);
       if (capacity_ == 0) {
         // Nothing is cached: the entry lives only as long as the caller's handle.
         detached_.emplace(raw, std::move(entry));
       } else {
-        auto it = table_.find(raw->key);
-        if (it != table_.end()) RemoveFromTable(it, &garbage);
+        EntryPtr* link = table_.Find(raw->key, hash);
+        if (*link != nullptr) RemoveFromTable(link, &garbage);
         raw->in_cache = true;
         usage_ += charge;
-        table_.emplace(std::string_view(raw->key), std::move(entry));
+        table_.Add(std::move(entry));
         EvictOverflow(&garbage);
       }
     }
     return raw;
   }
 
-  Entry* Lookup(const Slice& key) {
+  Entry* Lookup(const Slice& key, uint64_t hash) {
     MutexLock lock(&mu_);
-    auto it = table_.find(key.ToStringView());
-    if (it == table_.end()) {
+    Entry* e = table_.Find(key.ToStringView(), hash)->get();
+    if (e == nullptr) {
       misses_.fetch_add(1, std::memory_order_relaxed);
       return nullptr;
     }
-    Entry* e = it->second.get();
     if (e->refs == 0) Unlink(e);
     e->refs++;
     hits_.fetch_add(1, std::memory_order_relaxed);
@@ -110,7 +196,7 @@ class alignas(64) LRUShard {
   }
 
   void Release(Entry* e) {
-    std::vector<EntryPtr> garbage;
+    Garbage garbage;
     {
       MutexLock lock(&mu_);
       assert(e->refs > 0);
@@ -121,18 +207,18 @@ class alignas(64) LRUShard {
       } else {
         auto it = detached_.find(e);
         assert(it != detached_.end());
-        garbage.push_back(std::move(it->second));
+        garbage.Add(std::move(it->second));
         detached_.erase(it);
       }
     }
   }
 
-  void Erase(const Slice& key) {
-    std::vector<EntryPtr> garbage;
+  void Erase(const Slice& key, uint64_t hash) {
+    Garbage garbage;
     {
       MutexLock lock(&mu_);
-      auto it = table_.find(key.ToStringView());
-      if (it != table_.end()) RemoveFromTable(it, &garbage);
+      EntryPtr* link = table_.Find(key.ToStringView(), hash);
+      if (*link != nullptr) RemoveFromTable(link, &garbage);
     }
   }
 
@@ -144,30 +230,27 @@ class alignas(64) LRUShard {
   uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 
  private:
-  using Table = std::unordered_map<std::string_view, EntryPtr>;
-
-  // Takes the entry at `it` out of the cache.
-  void RemoveFromTable(Table::iterator it, std::vector<EntryPtr>* garbage) REQUIRES(mu_) {
-    EntryPtr owned = std::move(it->second);
-    table_.erase(it);
+  // Takes the entry *link points at out of the cache.
+  void RemoveFromTable(EntryPtr* link, Garbage* garbage) REQUIRES(mu_) {
+    EntryPtr owned = table_.Remove(link);
     Entry* e = owned.get();
     e->in_cache = false;
     usage_ -= e->charge;
     if (e->refs == 0) {
       Unlink(e);
-      garbage->push_back(std::move(owned));
+      garbage->Add(std::move(owned));
     } else {
       detached_.emplace(e, std::move(owned));
     }
   }
 
   // Evicts unreferenced entries, oldest first, until the charge fits.
-  void EvictOverflow(std::vector<EntryPtr>* garbage) REQUIRES(mu_) {
+  void EvictOverflow(Garbage* garbage) REQUIRES(mu_) {
     while (usage_ > capacity_ && lru_.next != &lru_) {
       Entry* oldest = static_cast<Entry*>(lru_.next);
-      auto it = table_.find(oldest->key);
-      assert(it != table_.end() && it->second.get() == oldest);
-      RemoveFromTable(it, garbage);
+      EntryPtr* link = table_.Find(oldest->key, oldest->hash);
+      assert(link->get() == oldest);
+      RemoveFromTable(link, garbage);
     }
   }
 
@@ -187,9 +270,9 @@ class alignas(64) LRUShard {
   // Also guards the entries' refs, in_cache and LRU links (which the analysis cannot see).
   mutable Mutex mu_;
   size_t capacity_ GUARDED_BY(mu_) = 0;
-  size_t usage_ GUARDED_BY(mu_) = 0;  // charge of the entries in table_
-  Table table_ GUARDED_BY(mu_);       // entries in the cache (owned), keyed by a view of their key
-  LruNode lru_ GUARDED_BY(mu_);       // unreferenced entries of table_, oldest at lru_.next
+  size_t usage_ GUARDED_BY(mu_) = 0;   // charge of the entries in table_
+  HandleTable table_ GUARDED_BY(mu_);  // entries in the cache (owned)
+  LruNode lru_ GUARDED_BY(mu_);        // unreferenced entries of table_, oldest at lru_.next
   // Out of the cache, still referenced.
   std::unordered_map<Entry*, EntryPtr> detached_ GUARDED_BY(mu_);
   std::atomic<uint64_t> hits_{0};
@@ -211,10 +294,16 @@ class ShardedLRUCache final : public Cache {
     const uint64_t hash = Hash64(key);
     return ShardFor(hash).Insert(key, hash, value, charge, deleter);
   }
-  Handle* Lookup(const Slice& key) override { return ShardFor(Hash64(key)).Lookup(key); }
+  Handle* Lookup(const Slice& key) override {
+    const uint64_t hash = Hash64(key);
+    return ShardFor(hash).Lookup(key, hash);
+  }
   void Release(Handle* handle) override { ShardFor(handle->hash).Release(handle); }
   void* Value(Handle* handle) override { return handle->value; }
-  void Erase(const Slice& key) override { ShardFor(Hash64(key)).Erase(key); }
+  void Erase(const Slice& key) override {
+    const uint64_t hash = Hash64(key);
+    ShardFor(hash).Erase(key, hash);
+  }
   uint64_t NewId() override { return last_id_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   size_t TotalCharge() const override {

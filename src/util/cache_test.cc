@@ -232,6 +232,25 @@ TEST_F(CacheTest, ShardedCacheKeepsEverythingThatFits) {
   EXPECT_TRUE(deleted_.empty());
 }
 
+// One shard holding thousands of entries: its hash table grows many times, and erasing,
+// replacing and looking up keys through long-lived chains keeps every entry findable.
+TEST_F(CacheTest, OneShardFindsEveryKeyAcrossGrowthEraseAndReplace) {
+  constexpr int kKeys = 5000;
+  cache_ = NewLRUCache(1 << 20, 0);
+  for (int i = 0; i < kKeys; i++) Insert(i, i);
+  size_t erased = 0, replaced = 0;
+  for (int i = 0; i < kKeys; i += 3, erased++) Erase(i);
+  for (int i = 1; i < kKeys; i += 3, replaced++) Insert(i, -i);
+  for (int i = 0; i < kKeys; i++) {
+    const int want = i % 3 == 0 ? -1 : (i % 3 == 1 ? -i : i);
+    ASSERT_EQ(want, Lookup(i)) << i;
+  }
+  EXPECT_EQ(kKeys - erased, cache_->TotalCharge());
+  EXPECT_EQ(erased + replaced, deleted_.size());  // the erased and the replaced values
+  cache_.reset();
+  EXPECT_EQ(kKeys + replaced, deleted_.size());  // every value inserted, each once
+}
+
 TEST_F(CacheTest, ShardedCacheStaysWithinCapacity) {
   cache_ = NewLRUCache(256, 3);  // 8 shards of 32
   for (int i = 0; i < 5000; i++) Insert(i, i);
