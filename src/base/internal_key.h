@@ -83,10 +83,13 @@ inline SequenceNumber ExtractSequence(const Slice& internal_key) {
 // uses only the bytewise one.
 class InternalKeyComparator final : public Comparator {
  public:
-  explicit InternalKeyComparator(const Comparator* user) : user_(user) {}
+  explicit InternalKeyComparator(const Comparator* user)
+      : user_(user), user_bytewise_(user == BytewiseComparator()) {}
   const char* Name() const override { return "sluice.InternalKeyComparator"; }
   int Compare(const Slice& a, const Slice& b) const override {
-    int r = user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
+    // Bytewise user keys (the default) are compared here, without a virtual call.
+    int r = user_bytewise_ ? ExtractUserKey(a).compare(ExtractUserKey(b))
+                           : user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
     if (r == 0) {
       const uint64_t anum = ExtractTrailer(a);
       const uint64_t bnum = ExtractTrailer(b);
@@ -104,6 +107,7 @@ class InternalKeyComparator final : public Comparator {
 
  private:
   const Comparator* user_;
+  const bool user_bytewise_;
 };
 
 // The internal-key comparator over bytewise user keys. A process-wide singleton.

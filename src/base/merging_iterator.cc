@@ -3,10 +3,15 @@
 // Invariant: in forward direction every valid child is positioned at its first key >= key();
 // in reverse direction every valid child is positioned at its last key <= key() (the current
 // child exactly at key()). Switching direction re-seeks the other children accordingly.
+// The heap holds each valid child with a copy of its key() Slice, refreshed whenever that child
+// moves, so sifting compares cached keys instead of calling through the children's iterator
+// chains; with an internal-key comparator the comparison is a direct (non-virtual) call.
 
 #include "base/merging_iterator.h"
 
 #include <algorithm>
+
+#include "base/internal_key.h"
 
 namespace sluice {
 
@@ -15,7 +20,9 @@ namespace {
 class MergingIterator final : public InternalIterator {
  public:
   MergingIterator(const Comparator* cmp, std::vector<std::unique_ptr<InternalIterator>> children)
-      : cmp_(cmp), children_(std::move(children)) {
+      : cmp_(cmp),
+        icmp_(dynamic_cast<const InternalKeyComparator*>(cmp)),
+        children_(std::move(children)) {
     heap_.reserve(children_.size());
   }
 
@@ -72,7 +79,7 @@ class MergingIterator final : public InternalIterator {
     Advanced();
   }
 
-  Slice key() const override { return current_->key(); }
+  Slice key() const override { return heap_[0].key; }
   Slice value() const override { return current_->value(); }
 
   Status status() const override {
@@ -86,37 +93,44 @@ class MergingIterator final : public InternalIterator {
  private:
   enum Direction { kForward, kReverse };
 
-  // True if a should be above b in the heap.
-  bool Before(InternalIterator* a, InternalIterator* b) const {
-    const int r = cmp_->Compare(a->key(), b->key());
-    if (r != 0) return direction_ == kForward ? r < 0 : r > 0;
-    return Rank(a) < Rank(b);
+  // A valid child in the heap; rank (its index in children_) breaks ties between equal keys.
+  struct Entry {
+    InternalIterator* it;
+    Slice key;  // it->key(), refreshed whenever `it` moves
+    size_t rank;
+  };
+
+  int Compare(const Slice& a, const Slice& b) const {
+    return icmp_ != nullptr ? icmp_->Compare(a, b) : cmp_->Compare(a, b);
   }
-  size_t Rank(InternalIterator* it) const {
-    for (size_t i = 0; i < children_.size(); i++) {
-      if (children_[i].get() == it) return i;
-    }
-    return children_.size();
+
+  // True if a should be above b in the heap.
+  bool Before(const Entry& a, const Entry& b) const {
+    const int r = Compare(a.key, b.key);
+    if (r != 0) return direction_ == kForward ? r < 0 : r > 0;
+    return a.rank < b.rank;
   }
 
   void Rebuild(Direction d) {
     direction_ = d;
     heap_.clear();
-    for (auto& c : children_) {
+    for (size_t i = 0; i < children_.size(); i++) {
+      InternalIterator* c = children_[i].get();
       if (c->Valid()) {
-        heap_.push_back(c.get());
+        heap_.push_back(Entry{c, c->key(), i});
       } else if (!c->status().ok()) {
         Fail();
         return;
       }
     }
     for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
-    current_ = heap_.empty() ? nullptr : heap_[0];
+    current_ = heap_.empty() ? nullptr : heap_[0].it;
   }
 
-  // After current_ moved in the current direction.
+  // After current_ (the top of the heap) moved in the current direction.
   void Advanced() {
     if (current_->Valid()) {
+      heap_[0].key = current_->key();
       SiftDown(0);
     } else if (!current_->status().ok()) {
       Fail();
@@ -124,7 +138,7 @@ class MergingIterator final : public InternalIterator {
     } else {
       PopTop();
     }
-    current_ = heap_.empty() ? nullptr : heap_[0];
+    current_ = heap_.empty() ? nullptr : heap_[0].it;
   }
 
   // A child failed: stop (status() reports it).
@@ -153,8 +167,9 @@ class MergingIterator final : public InternalIterator {
   }
 
   const Comparator* const cmp_;
+  const InternalKeyComparator* const icmp_;  // cmp_ if it is one, else null
   std::vector<std::unique_ptr<InternalIterator>> children_;
-  std::vector<InternalIterator*> heap_;
+  std::vector<Entry> heap_;
   InternalIterator* current_ = nullptr;
   Direction direction_ = kForward;
 };
