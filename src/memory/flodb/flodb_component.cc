@@ -78,6 +78,11 @@ namespace {
 // value with its version and node); keys beyond that are found by searching the skiplist.
 size_t NodeIndexSlotsFor(size_t write_buffer_size) { return write_buffer_size / 256; }
 
+// The sorted level's key filter: 1/64 of the component's budget (1 MiB for 64 MiB), 16 bits or
+// more per key for entries of 128 bytes or more; smaller entries get fewer bits per key and more
+// false positives (a false positive costs the search the filter saves).
+size_t KeyFilterBytesFor(size_t write_buffer_size) { return write_buffer_size / 64; }
+
 }  // namespace
 
 FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponentContext& context,
@@ -91,7 +96,8 @@ FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponen
           [keeper = context.keeper](SequenceNumber older, SequenceNumber newer) {
             return keeper != nullptr && keeper->MustKeep(older, newer);
           },
-          stats_.get(), &records_, NodeIndexSlotsFor(options.write_buffer_size)),
+          stats_.get(), &records_, NodeIndexSlotsFor(options.write_buffer_size),
+          KeyFilterBytesFor(options.write_buffer_size)),
       mbf_(options.use_membuffer
                ? std::make_unique<Membuffer>(
                      std::max<size_t>(

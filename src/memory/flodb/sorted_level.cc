@@ -47,10 +47,11 @@ int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) con
 }
 
 SortedLevel::SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool,
-                         size_t index_slots)
+                         size_t index_slots, size_t filter_bytes)
     : arena_(arena_block_size),
       list_(NodeKeyComparator(), &arena_),
       index_(index_slots, &SortedLevel::NodeUserKey),
+      filter_(filter_bytes),
       keep_(std::move(keep)),
       stats_(stats),
       own_pool_(pool == nullptr ? std::make_unique<EpochPool>(arena_block_size) : nullptr),
@@ -119,7 +120,9 @@ void SortedLevel::EncodeProbe(const Slice& key, std::string* probe) {
   std::memcpy(p + kNodeHeader, key.data(), key.size());
 }
 
-const char* SortedLevel::MakeNode(const Slice& key) {
+const char* SortedLevel::MakeNode(const Slice& key, uint64_t hash) {
+  // Before the list links (publishes) the node: see ConcurrentBloom and Get.
+  filter_.Add(hash);
   char* mem = list_.AllocateKey(kNodeHeader + key.size());
   new (mem) std::atomic<uintptr_t>(0);
   EncodeNodeHeader(key, mem);
@@ -223,7 +226,7 @@ const char* SortedLevel::FindOrMakeNode(const Slice& key, uint64_t hash) {
       probe.data(),
       [&] {
         made = true;
-        return MakeNode(key);
+        return MakeNode(key, hash);
       },
       &local);
   stats_->single_insert_keys.Add(1);
@@ -252,8 +255,9 @@ bool SortedLevel::Link(FloDBRecord* record) {
   return LinkOne(record->key(), record->hash, record);
 }
 
-template <typename KeyAt>
+template <typename KeyAt, typename HashAt>
 const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& key_at,
+                                                             HashAt&& hash_at,
                                                              std::vector<uint8_t>* made) {
   thread_local std::vector<std::string> probe_storage;
   thread_local std::vector<const char*> probes;
@@ -271,7 +275,7 @@ const std::vector<const char*>& SortedLevel::FindOrMakeNodes(size_t n, KeyAt&& k
       probes.data(), n,
       [&](size_t i) {
         (*made)[i] = 1;
-        return MakeNode(key_at(i));
+        return MakeNode(key_at(i), hash_at(i));
       },
       nodes.data(), &local);
   stats_->multi_insert_batches.Add(1);
@@ -307,7 +311,8 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
   if (!missing.empty()) {
     thread_local std::vector<uint8_t> made;
     const auto& found = FindOrMakeNodes(
-        missing.size(), [&](size_t j) { return records[missing[j]]->key(); }, &made);
+        missing.size(), [&](size_t j) { return records[missing[j]]->key(); },
+        [&](size_t j) { return records[missing[j]]->hash; }, &made);
     for (size_t j = 0; j < missing.size(); j++) {
       nodes[missing[j]] = found[j];
       if (made[j] == 0) index_.Insert(records[missing[j]]->hash, found[j]);
@@ -342,6 +347,10 @@ bool SortedLevel::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq,
                       MemoryLookup* result) const {
   const char* node = index_.Find(key, hash);
   if (node == nullptr) {
+    // No node was made for a key the filter has not seen: skip the search. The caller reached
+    // here after whatever published the node it must see (the write's return, or the drain's
+    // release when it removed the Membuffer entry), and the node's bits were set before that.
+    if (!filter_.MayContain(hash)) return false;
     node = FindNode(key);
     if (node == nullptr) return false;
   }

@@ -24,7 +24,9 @@
 //
 // Keys the level holds and updates again and again are found without a search, through a hash
 // index of their nodes (node_index.h): their drain, or a read of them, costs a probe or two. A
-// node is indexed when a write finds it already there; fresh keys cost an empty probe.
+// node is indexed when a write finds it already there; fresh keys cost an empty probe. A read
+// of a key the level does not hold at all is answered by a Bloom filter of the nodes' keys
+// (util/concurrent_bloom.h), without a search.
 
 #ifndef SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
 #define SLUICE_MEMORY_FLODB_SORTED_LEVEL_H_
@@ -43,6 +45,7 @@
 #include "memory/flodb/node_index.h"
 #include "memory/memory_component.h"
 #include "util/arena.h"
+#include "util/concurrent_bloom.h"
 #include "util/epoch_pool.h"
 
 namespace sluice {
@@ -64,8 +67,10 @@ class SortedLevel {
   // from and go back to (not owned; the Membuffer that drains into this level must share it);
   // null: a pool of its own. index_slots: the node index's size (node_index.h; it indexes up
   // to three quarters of that many updated keys, the rest are found by searching the skiplist).
+  // filter_bytes: the size of the Bloom filter of the level's keys (0: none), which lets a read
+  // of a key the level does not hold skip the skiplist search.
   SortedLevel(size_t arena_block_size, KeepFn keep, FloDBStats* stats, EpochPool* pool = nullptr,
-              size_t index_slots = kDefaultIndexSlots);
+              size_t index_slots = kDefaultIndexSlots, size_t filter_bytes = 0);
   static constexpr size_t kDefaultIndexSlots = size_t{1} << 16;
   // The hash the level indexes keys by: a handed-over record's `hash` (flodb_record.h).
   static uint64_t HashKey(const Slice& key) { return FloDBRecord::HashKey(key); }
@@ -101,7 +106,8 @@ class SortedLevel {
   // The nodes' arena and every byte of the versions' pool (live, retired and free versions;
   // with a shared pool, the Membuffer's entries too).
   size_t ApproximateMemoryUsage() const {
-    return arena_.MemoryUsage() + pool_->MemoryUsage() + index_.MemoryUsage();
+    return arena_.MemoryUsage() + pool_->MemoryUsage() + index_.MemoryUsage() +
+           filter_.MemoryUsage();
   }
   uint64_t NumVersions() const { return versions_.load(std::memory_order_relaxed); }
 
@@ -151,10 +157,11 @@ class SortedLevel {
   void Settle(const Tally& tally);
   // The node of each of n keys (sorted ascending, distinct), made if missing (then (*made)[i]
   // is 1), in a thread-local vector reused between calls.
-  template <typename KeyAt>
-  const std::vector<const char*>& FindOrMakeNodes(size_t n, KeyAt&& key_at,
+  template <typename KeyAt, typename HashAt>
+  const std::vector<const char*>& FindOrMakeNodes(size_t n, KeyAt&& key_at, HashAt&& hash_at,
                                                   std::vector<uint8_t>* made);
-  const char* MakeNode(const Slice& key);
+  // Adds hash (HashKey(key)) to the filter before the node can be published.
+  const char* MakeNode(const Slice& key, uint64_t hash);
   static void EncodeProbe(const Slice& key, std::string* probe);
   static void EncodeNodeHeader(const Slice& key, char* dst);
   const char* FindNode(const Slice& key) const;
@@ -163,6 +170,7 @@ class SortedLevel {
   ConcurrentArena arena_;
   List list_;
   NodeIndex index_;
+  ConcurrentBloom filter_;  // the hash of every node's key (added before the node is linked)
   KeepFn keep_;
   std::atomic<uint64_t> versions_{0};
   FloDBStats* const stats_;
