@@ -13,6 +13,7 @@
 #include <cassert>
 #include <limits>
 
+#include "base/internal_key.h"
 #include "util/coding.h"
 
 namespace sluice {
@@ -79,6 +80,7 @@ class BlockIter final : public InternalIterator {
             uint32_t num_restarts, const std::string& fname, uint64_t block_offset,
             size_t min_key_size)
       : comparator_(comparator),
+        icmp_(dynamic_cast<const InternalKeyComparator*>(comparator)),
         data_(data),
         restarts_(restarts),
         num_restarts_(num_restarts),
@@ -132,7 +134,7 @@ class BlockIter final : public InternalIterator {
       const uint32_t mid = left + (right - left + 1) / 2;
       Slice mid_key;
       if (!RestartKey(mid, &mid_key)) return;
-      if (comparator_->Compare(mid_key, target) < 0) {
+      if (Compare(mid_key, target) < 0) {
         left = mid;
       } else {
         right = mid - 1;
@@ -140,7 +142,7 @@ class BlockIter final : public InternalIterator {
     }
     SeekToRestartPoint(left);
     while (ParseNextKey()) {
-      if (comparator_->Compare(key_, target) >= 0) return;
+      if (Compare(key_, target) >= 0) return;
     }
   }
 
@@ -158,6 +160,11 @@ class BlockIter final : public InternalIterator {
   }
 
  private:
+  // With an internal-key comparator (data and index blocks), a direct call.
+  int Compare(const Slice& a, const Slice& b) const {
+    return icmp_ != nullptr ? icmp_->Compare(a, b) : comparator_->Compare(a, b);
+  }
+
   uint32_t RestartPoint(uint32_t index) const {
     assert(index < num_restarts_);
     return DecodeFixed32(data_ + restarts_ + index * sizeof(uint32_t));
@@ -247,11 +254,12 @@ class BlockIter final : public InternalIterator {
   }
 
   const Comparator* const comparator_;
-  const char* const data_;       // the block's contents
-  const uint32_t restarts_;      // offset of the restart array = end of the entries
-  const uint32_t num_restarts_;  // >= 1
-  uint32_t current_;             // offset of the current entry; restarts_ if not valid
-  uint32_t restart_index_;       // last restart point at or before current_
+  const InternalKeyComparator* const icmp_;  // comparator_ if it is one, else null
+  const char* const data_;                   // the block's contents
+  const uint32_t restarts_;                  // offset of the restart array = end of the entries
+  const uint32_t num_restarts_;              // >= 1
+  uint32_t current_;                         // offset of the current entry; restarts_ if not valid
+  uint32_t restart_index_;                   // last restart point at or before current_
   std::string key_;
   Slice value_;
   Status status_;
