@@ -17,6 +17,8 @@
 #   make fuzz-smoke the short fuzzing run (15 s per target, after building the fuzz preset)
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
+#   make bench-reads  point reads, sequential reads, seeks and scans under writes against
+#                     RocksDB and LevelDB (bench/read_experiments.sh, ~20 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
 #   make bench-server sluice-server against redis-server under redis-benchmark (~4 minutes)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
@@ -31,7 +33,7 @@ CRASH_CYCLES ?= 6
 FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-buffer bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-reads bench-buffer bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -50,6 +52,9 @@ bench-flodb: build
 
 bench-clsm: build
 	bench/clsm_experiments.sh
+
+bench-reads: build
+	bench/read_experiments.sh
 
 bench-buffer: build
 	bench/buffer_experiments.sh

@@ -146,7 +146,9 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
   MembufferEntry* entry = mbf_->NewEntry(hash, seq, type, key, value);
   entry->keep_older = keep_older;
   Membuffer::AddResult result;
-  for (bool helped = false;;) {
+  // relaxed: see for_scans_.
+  const bool for_scans = for_scans_.load(std::memory_order_relaxed);
+  for (bool helped = for_scans;;) {
     MembufferEntry* displaced = nullptr;
     // Inside writers_ while the add may read the floor: a scan that raises it waits for us.
     const int phase = writers_.Enter();
@@ -193,6 +195,8 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
   mbf_->FreeEntry(entry);  // never published
   switch (result) {
     case Membuffer::AddResult::kFull:
+      FloDBStats::Add(for_scans ? &stats_->memtable_for_scans : &stats_->memtable_full);
+      break;
     case Membuffer::AddResult::kBucketFull: FloDBStats::Add(&stats_->memtable_full); break;
     case Membuffer::AddResult::kLate: FloDBStats::Add(&stats_->memtable_late); break;
     default: FloDBStats::Add(&stats_->memtable_overtaken); break;
@@ -316,7 +320,7 @@ void FloDBComponent::DrainLoop() {
       // each path, and buckets stay nearly empty, so an add rarely has another entry's key to
       // compare (a cache miss each in a large Membuffer). The drain threads do the sorted
       // level's work on cores that the writers leave idle.
-      // Holding (HoldEntries): when the writers and drainers outnumber the cores, that work
+      // Holding (DecidePolicy): when the writers and drainers outnumber the cores, that work
       // is taken from the writers. Then, if updates find their key in the Membuffer often
       // enough, the budget grows to half the component and partitions are drained only at
       // three quarters of their share (or the whole at seven eighths): most updates complete
@@ -326,9 +330,13 @@ void FloDBComponent::DrainLoop() {
       const uint64_t writes = stats_->Writes();
       const bool quiet = writes == writes_seen;
       writes_seen = writes;
-      const bool hold = HoldEntries(&window);
-      const size_t budget =
-          hold ? std::max(m.capacity(), options_.write_buffer_size / 2) : m.capacity();
+      DecidePolicy(&window);
+      const bool hold = window.hold;
+      // For scans: a budget of 0 sends every new key below (Membuffer::Add refuses it as
+      // kFull), and drains whatever the Membuffer holds at once.
+      const size_t budget = window.for_scans ? 0
+                            : hold ? std::max(m.capacity(), options_.write_buffer_size / 2)
+                                   : m.capacity();
       if (m.budget() != budget) m.SetBudget(budget);
       const bool urgent = m.EntryBytes() >= (hold ? budget / 8 * 7 : budget / 2);
       const auto batch_bytes =
@@ -352,9 +360,9 @@ void FloDBComponent::DrainLoop() {
   }
 }
 
-bool FloDBComponent::HoldEntries(DrainWindow* w) {
+void FloDBComponent::DecidePolicy(DrainWindow* w) {
   const auto now = std::chrono::steady_clock::now();
-  if (now - w->start < kDrainWindow) return w->hold;
+  if (now - w->start < kDrainWindow) return;
   static const int hardware_threads =
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int cores = options_.cores > 0 ? options_.cores : hardware_threads;
@@ -368,13 +376,16 @@ bool FloDBComponent::HoldEntries(DrainWindow* w) {
   const uint64_t window_in_place = in_place - w->in_place;
   w->hold = writers + std::max(1, options_.drain_threads) > cores && !scanned &&
             window_writes > 0 && window_in_place * kHoldInPlaceShare >= window_writes;
+  w->for_scans = scanned;
+  // relaxed: see for_scans_.
+  for_scans_.store(scanned, std::memory_order_relaxed);
   FloDBStats::Add(&stats_->drain_windows);
   if (w->hold) FloDBStats::Add(&stats_->hold_windows);
+  if (w->for_scans) FloDBStats::Add(&stats_->scan_windows);
   w->start = now;
   w->writes = writes;
   w->in_place = in_place;
   w->masters = masters;
-  return w->hold;
 }
 
 bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {

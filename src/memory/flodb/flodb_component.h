@@ -14,8 +14,8 @@
 // Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
 // into the sorted level (path sharing), then remove them from their slots. They drain early
 // while cores are spare, and let the Membuffer hold its entries (a larger budget, drained late)
-// while writers lack cores and updates hit keys it holds (DrainLoop, HoldEntries). Both levels draw
-// their records from one pool, so a drained entry becomes a version of the sorted level as it
+// while writers lack cores and updates hit keys it holds (DrainLoop, DecidePolicy). Both levels
+// draw their records from one pool, so a drained entry becomes a version of the sorted level as it
 // is: nothing is allocated, copied or retired for it (flodb_record.h has the ownership rules).
 // Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master announces a floor
 // raise (from then on an in-place update pushes the version it replaces below, so none that
@@ -54,7 +54,7 @@ struct FloDBOptions {
   int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
   int drain_threads = 1;
-  // The cores the drain policy counts on (HoldEntries); 0: the machine's hardware threads.
+  // The cores the drain policy counts on (DecidePolicy); 0: the machine's hardware threads.
   int cores = 0;
   // false: no Membuffer (every write goes to the sorted level), for comparison.
   bool use_membuffer = true;
@@ -72,7 +72,9 @@ class FloDBComponent final : public MemoryComponent {
   // The drain policy is decided once per kDrainWindow from what happened in the last one: the
   // Membuffer holds its entries (see DrainLoop) while more threads wrote than the cores that
   // drain threads leave free, no scan drained it, and at least 1/kHoldInPlaceShare of the
-  // writes were in-place updates there.
+  // writes were in-place updates there. While scans drain it (a master ran in the last
+  // window), new keys go straight to the sorted level instead (ForScans), so each scan finds
+  // little to drain: the scanning thread no longer pays for the writers' inserts.
   static constexpr std::chrono::milliseconds kDrainWindow{10};
   static constexpr uint64_t kHoldInPlaceShare = 8;
 
@@ -151,13 +153,15 @@ class FloDBComponent final : public MemoryComponent {
   struct DrainWindow {
     std::chrono::steady_clock::time_point start;
     bool hold = false;
+    bool for_scans = false;
     uint64_t writes = 0;
     uint64_t in_place = 0;
     uint64_t masters = 0;
     PhasedCount::EnterCounts writers_seen{};
   };
-  // The drain policy for the next kDrainWindow, from what happened in the last one.
-  bool HoldEntries(DrainWindow* w);
+  // The drain policy for the next kDrainWindow, from what happened in the last one: sets
+  // w->hold and w->for_scans (and for_scans_).
+  void DecidePolicy(DrainWindow* w);
 
   const FloDBOptions options_;
   const MemoryComponentContext context_;
@@ -175,6 +179,10 @@ class FloDBComponent final : public MemoryComponent {
   std::atomic<uint64_t> moves_started_{0};
   std::atomic<uint64_t> moves_finished_{0};
   std::atomic<bool> immutable_{false};
+  // Scans drained the Membuffer in the last policy window: a write of a key it does not hold
+  // goes below at once (no help with the drain, no retry). Relaxed: a policy hint; whichever
+  // way a writer reads it, the Membuffer's rules keep each key's versions in order.
+  std::atomic<bool> for_scans_{false};
 
   Mutex scan_mu_;                             // one master scan at a time
   std::atomic<uint64_t> masters_started_{0};  // written under scan_mu_

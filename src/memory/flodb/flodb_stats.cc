@@ -25,15 +25,15 @@ std::string FloDBStats::ToString() const {
   r += fmt::format("writes: {} total, {} completed in the Membuffer ({:.1f}%), {} in place there\n",
                    w, in_mbf, 100.0 * Ratio(in_mbf, w), Get(membuffer_in_place));
   r += fmt::format(
-      "to the Memtable: {} (full {}, late {}, overtaken {}, direct {}); {} kept for "
-      "readers; {} writers drained a chunk when the Membuffer was full\n",
+      "to the Memtable: {} (full {}, late {}, overtaken {}, direct {}, new keys while scans "
+      "ran {}); {} kept for readers; {} writers drained a chunk when the Membuffer was full\n",
       w - in_mbf, Get(memtable_full), Get(memtable_late), Get(memtable_overtaken),
-      Get(memtable_direct), Get(pushed_down), Get(overflow_helps));
+      Get(memtable_direct), Get(memtable_for_scans), Get(pushed_down), Get(overflow_helps));
   r += fmt::format(
       "drained: {} entries in {} batches ({:.1f} per batch); entries held in {} of {} policy "
-      "windows\n",
+      "windows, new keys sent below for scans in {}\n",
       Get(drained_entries), Get(drain_batches), Ratio(Get(drained_entries), Get(drain_batches)),
-      Get(hold_windows), Get(drain_windows));
+      Get(hold_windows), Get(drain_windows), Get(scan_windows));
   r += fmt::format(
       "memtable: {} versions added, {} in-place updates, {} old versions kept, {} overtaken "
       "versions dropped\n",

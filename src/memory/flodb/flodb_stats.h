@@ -22,13 +22,15 @@ struct FloDBStats {
   ShardedCounter memtable_late;       // ... a newer version may be below
   ShardedCounter memtable_overtaken;  // ... the Membuffer holds a newer version
   ShardedCounter memtable_direct;     // ... Membuffer disabled or component frozen
+  ShardedCounter memtable_for_scans;  // ... a new key while scans drain (see scan_windows)
   ShardedCounter pushed_down;         // replaced entries kept for a reader
   ShardedCounter overflow_helps;      // writers that found the budget spent and drained a chunk
   // Draining.
   ShardedCounter drained_entries;
   ShardedCounter drain_batches;
-  ShardedCounter drain_windows;  // drain-policy windows (FloDBComponent::HoldEntries)
+  ShardedCounter drain_windows;  // drain-policy windows (FloDBComponent::DecidePolicy)
   ShardedCounter hold_windows;   // ... in which the Membuffer held its entries
+  ShardedCounter scan_windows;   // ... in which new keys went below, for scans
   // The sorted level (the paper's Memtable).
   ShardedCounter versions_added;
   ShardedCounter in_place_updates;  // newest version replaced, old one freed
@@ -52,7 +54,8 @@ struct FloDBStats {
   // Every write, wherever it completed (one shared counter fewer on the write path).
   uint64_t Writes() const {
     return membuffer_adds.Get() + membuffer_in_place.Get() + memtable_full.Get() +
-           memtable_late.Get() + memtable_overtaken.Get() + memtable_direct.Get();
+           memtable_late.Get() + memtable_overtaken.Get() + memtable_direct.Get() +
+           memtable_for_scans.Get();
   }
 
   static void Add(ShardedCounter* c, uint64_t n = 1) { c->Add(n); }

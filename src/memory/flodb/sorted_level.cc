@@ -317,7 +317,10 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
     if (i + kProbeAhead < n) index_.Prefetch(records[i + kProbeAhead]->hash);
     assert(records[i]->hash == HashKey(records[i]->key()));
     nodes[i] = index_.Find(records[i]->key(), records[i]->hash);
-    if (nodes[i] == nullptr) missing.push_back(i);
+    if (nodes[i] == nullptr) {
+      missing.push_back(i);
+      filter_.Prefetch(records[i]->hash);  // a new key's node adds it there (MakeNode)
+    }
   }
   if (missing.size() < n) stats_->index_hits.Add(n - missing.size());
   if (!missing.empty()) {
