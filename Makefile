@@ -18,7 +18,7 @@
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
 #   make bench-reads  point reads, sequential reads, seeks and scans under writes against
-#                     RocksDB and LevelDB (bench/read_experiments.sh, ~20 min)
+#                     RocksDB and LevelDB (bench/read_experiments.sh, ~8 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
 #   make bench-server sluice-server against redis-server under redis-benchmark (~4 minutes)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
