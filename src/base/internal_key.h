@@ -88,7 +88,7 @@ class InternalKeyComparator final : public Comparator {
   const char* Name() const override { return "sluice.InternalKeyComparator"; }
   int Compare(const Slice& a, const Slice& b) const override {
     // Bytewise user keys (the default) are compared here, without a virtual call.
-    int r = user_bytewise_ ? ExtractUserKey(a).compare(ExtractUserKey(b))
+    int r = user_bytewise_ ? BytewiseCompare(ExtractUserKey(a), ExtractUserKey(b))
                            : user_->Compare(ExtractUserKey(a), ExtractUserKey(b));
     if (r == 0) {
       const uint64_t anum = ExtractTrailer(a);

@@ -7,6 +7,7 @@
 #ifndef SLUICE_UTIL_CODING_H_
 #define SLUICE_UTIL_CODING_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -84,6 +85,26 @@ inline uint64_t KeyPrefix64(const Slice& key) {
     v = (v << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
   }
   return v;
+}
+
+// Slice::compare (bytewise, shorter first on a tie) without a call to memcmp for the short keys
+// that dominate: whole 8-byte words as big-endian integers, then the tail byte by byte; keys
+// longer than kLongKey go to memcmp, which is faster there.
+inline int BytewiseCompare(const Slice& a, const Slice& b) {
+  constexpr size_t kLongKey = 64;
+  const size_t n = std::min(a.size(), b.size());
+  if (n > kLongKey) return a.compare(b);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const uint64_t x = KeyPrefix64(Slice(a.data() + i, 8));
+    const uint64_t y = KeyPrefix64(Slice(b.data() + i, 8));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  for (; i < n; i++) {
+    const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 }  // namespace sluice

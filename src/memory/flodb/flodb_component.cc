@@ -391,7 +391,8 @@ void FloDBComponent::DecidePolicy(DrainWindow* w) {
 bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) {
   epoch::Guard guard;
   const uint64_t hash = Membuffer::HashKey(key);  // the same hash indexes the sorted level
-  if (mbf_ != nullptr) {
+  // An immutable component's Membuffer was drained (MarkImmutable) and takes no more adds.
+  if (mbf_ != nullptr && !immutable_.load(std::memory_order_acquire)) {
     bool shadowed;
     if (mbf_->Get(key, hash, read_seq, result, &shadowed)) return true;
   }

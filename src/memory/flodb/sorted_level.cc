@@ -360,12 +360,14 @@ void SortedLevel::MultiLink(FloDBRecord* const* records, size_t n,
 
 bool SortedLevel::Get(const Slice& key, uint64_t hash, SequenceNumber read_seq,
                       MemoryLookup* result) const {
+  // No node was made for a key the filter has not seen: no index probe, no search. The caller
+  // reached here after whatever published the node it must see (the write's return, or the
+  // drain's release when it removed the Membuffer entry), and the node's bits were set before
+  // that. The filter goes first: most reads that reach a memory component are for keys it
+  // does not hold, and each probe is a cache miss.
+  if (!filter_.MayContain(hash)) return false;
   const char* node = index_.Find(key, hash);
   if (node == nullptr) {
-    // No node was made for a key the filter has not seen: skip the search. The caller reached
-    // here after whatever published the node it must see (the write's return, or the drain's
-    // release when it removed the Membuffer entry), and the node's bits were set before that.
-    if (!filter_.MayContain(hash)) return false;
     node = FindNode(key);
     if (node == nullptr) return false;
   }
