@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "support/db_test_util.h"
@@ -84,10 +85,17 @@ TEST_P(FloDBStressTest, ScansSeeEveryCompletedWriteAndNothingStale) {
   std::atomic<uint64_t> scans{0}, scanned_pairs{0};
   std::vector<std::thread> threads;
 
+  // Writers run for 40000 operations each and, beyond that, until the scanners have completed
+  // kMinScans scans beside them (a scan restarted by concurrent writes can take long on a
+  // loaded machine), for at most 30 seconds.
+  constexpr uint64_t kMinScans = 60;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   for (int w = 0; w < kWriters; w++) {
     threads.emplace_back([&, w] {
       Random rnd(w + 1);
-      for (int i = 0; i < 40000; i++) {
+      for (int i = 0;
+           i < 40000 || (scans.load() < kMinScans && std::chrono::steady_clock::now() < deadline);
+           i++) {
         const int k = w * kKeysPerWriter + static_cast<int>(rnd.Uniform(kKeysPerWriter));
         const uint64_t c = keys[k].started.load() + 1;
         keys[k].started.store(c);
