@@ -55,10 +55,7 @@ done
 # --- 2-4 start from the same pre-loaded databases -------------------------------------------
 seed=$(mktemp -d /tmp/sluice_clsm_seed.XXXXXX)
 trap 'rm -rf "$seed"' EXIT
-echo
-echo "=== pre-loading $MIXED_NUM keys (fillrandom) into $seed ==="
-"$SLUICE_BENCH" --engine=$engines --benchmarks=fillrandom --num="$MIXED_NUM" --db="$seed" |
-  grep -E '^(fillrandom|== engine)'
+preload "$seed" "$MIXED_NUM" "$engines"
 
 for t in $THREADS; do
   SEED_DB=$seed point readwrite "t$t" --engine=$engines --use_existing_db=1 \

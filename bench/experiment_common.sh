@@ -2,7 +2,7 @@
 # clsm_experiments.sh): parses their one option, finds sluice_bench, and defines point().
 #
 # After sourcing: $root (the repository, also the working directory), $quick (1 with --quick),
-# $date (UTC, YYYY-MM-DD), SLUICE_BENCH exported. point EXPERIMENT NAME FLAGS... runs
+# $date (UTC, YYYY-MM-DD), SLUICE_BENCH exported, preload() (below). point EXPERIMENT NAME FLAGS... runs
 # bench/run.sh "$prefix-EXPERIMENT/NAME" "$REPEATS" -- FLAGS (set prefix and REPEATS first).
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +28,16 @@ fi
 export SLUICE_BENCH
 
 date=$(date -u +%Y-%m-%d)
+
+# preload DIR NUM ENGINES: a count-based fillrandom of NUM keys into DIR (one subdirectory per
+# engine), for points that start from the same databases (SEED_DB=DIR point ...).
+preload() {
+  local dir=$1 num=$2 engines=$3
+  echo
+  echo "=== pre-loading $num keys (fillrandom) into $dir ==="
+  "$SLUICE_BENCH" --engine="$engines" --benchmarks=fillrandom --num="$num" --db="$dir" |
+    grep -E '^(fillrandom|== engine)'
+}
 
 point() {
   local experiment=$1 name=$2

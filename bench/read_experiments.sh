@@ -41,10 +41,7 @@ point reads "num$NUM" --engine=$engines \
 # repetition's directory and reopened there.
 seed=$(mktemp -d /tmp/sluice_reads_seed.XXXXXX)
 trap 'rm -rf "$seed"' EXIT
-echo
-echo "=== pre-loading $NUM keys (fillrandom) into $seed ==="
-"$SLUICE_BENCH" --engine=$engines --benchmarks=fillrandom --num="$NUM" --db="$seed" |
-  grep -E '^(fillrandom|== engine)'
+preload "$seed" "$NUM" "$engines"
 SEED_DB=$seed point whilewriting "num$NUM" --engine=$engines --use_existing_db=1 \
   --benchmarks=scanwhilewriting,readwhilewriting --scan_length=100 --num="$NUM" \
   --duration="$SECONDS_PER_POINT"

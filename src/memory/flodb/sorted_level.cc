@@ -40,20 +40,9 @@ int SortedLevel::NodeKeyComparator::operator()(const char* a, const char* b) con
   // left to compare.
   const uint32_t la = DecodeFixed32(a + 16), lb = DecodeFixed32(b + 16);
   if (la > 8 && lb > 8) {
-    // Whole 8-byte words as big-endian integers (keys that share their first 8 bytes, such as
-    // db_bench's zero-padded decimal keys, end here), then the rest by memcmp.
-    const char* const ta = a + kNodeHeader + 8;
-    const char* const tb = b + kNodeHeader + 8;
-    const uint32_t n = std::min(la, lb) - 8;
-    uint32_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      const uint64_t wa = KeyPrefix64(Slice(ta + i, 8)), wb = KeyPrefix64(Slice(tb + i, 8));
-      if (wa != wb) return wa < wb ? -1 : 1;
-    }
-    if (i < n) {
-      const int r = std::memcmp(ta + i, tb + i, n - i);
-      if (r != 0) return r;
-    }
+    // The bytes past 8, shorter first on a tie (the same order as la against lb). Keys that
+    // share their first 8 bytes, such as db_bench's zero-padded decimal keys, end here.
+    return BytewiseCompare(Slice(a + kNodeHeader + 8, la - 8), Slice(b + kNodeHeader + 8, lb - 8));
   }
   return la < lb ? -1 : (la > lb ? 1 : 0);
 }
