@@ -295,6 +295,40 @@ TEST_P(DBBasicTest, ManyWritesFlushAndCompactIntoLevels) {
   EXPECT_NE(std::string::npos, stats.find("Write amplification"));
 }
 
+TEST_P(DBBasicTest, FlushesWriteLevel0CompressionAndCompactionsWriteCompression) {
+  auto level_bytes = [this](int level) {
+    std::string v;
+    EXPECT_TRUE(db()->GetProperty("sluice.stats-json", &v));
+    return nlohmann::json::parse(v)["levels"][level]["bytes"].get<uint64_t>();
+  };
+  constexpr int kKeys = 300;
+  const std::string compressible(1000, 'z');  // 300 KB of values; snappy makes them ~15 KB
+  for (CompressionType level0 : {CompressionType::kNone, CompressionType::kSnappy}) {
+    SCOPED_TRACE(static_cast<int>(level0));
+    Options o = DefaultOptions();
+    o.write_buffer_size = 4 << 20;
+    o.target_file_size_base = 4 << 20;
+    o.level0_idle_compaction_ms = 0;
+    o.compression = CompressionType::kSnappy;
+    o.level0_compression = level0;
+    Close();
+    ASSERT_OK(DestroyDB(dbname(), o));
+    Open(o);
+    for (int i = 0; i < kKeys; i++) ASSERT_OK(Put(Key(i), compressible + std::to_string(i)));
+    ASSERT_OK(db()->Flush());
+    ASSERT_EQ(1, NumFilesAtLevel(0));
+    if (level0 == CompressionType::kNone) {
+      EXPECT_GT(level_bytes(0), uint64_t{kKeys} * 1000);
+    } else {
+      EXPECT_LT(level_bytes(0), uint64_t{kKeys} * 200);
+    }
+    ASSERT_OK(db()->CompactRange(nullptr, nullptr));
+    ASSERT_EQ(0, NumFilesAtLevel(0));
+    EXPECT_LT(level_bytes(1), uint64_t{kKeys} * 200);  // the compaction output is compressed
+    for (int i = 0; i < kKeys; i++) ASSERT_EQ(compressible + std::to_string(i), Get(Key(i)));
+  }
+}
+
 TEST_P(DBBasicTest, CompactRangeDropsDeletedAndOverwrittenVersions) {
   Open();
   for (int round = 0; round < 3; round++) {
@@ -550,7 +584,10 @@ TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
       {"num_levels", [](Options* o) { o->num_levels = 1; }},
       {"max_background_jobs", [](Options* o) { o->max_background_jobs = 0; }},
       {"level0_stop_writes_trigger", [](Options* o) { o->level0_stop_writes_trigger = 1; }},
+      {"level0_idle_compaction_ms", [](Options* o) { o->level0_idle_compaction_ms = -1; }},
       {"compression", [](Options* o) { o->compression = static_cast<CompressionType>(9); }},
+      {"level0_compression",
+       [](Options* o) { o->level0_compression = static_cast<CompressionType>(7); }},
       {"max_bytes_for_level_multiplier",
        [](Options* o) { o->max_bytes_for_level_multiplier = 0.5; }},
   };

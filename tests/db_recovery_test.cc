@@ -236,6 +236,7 @@ TEST_F(DBRecoveryTest, RepairRecoversFromALostManifestAndADamagedSst) {
   o.level0_file_num_compaction_trigger = 1000;
   o.level0_slowdown_writes_trigger = 1000;
   o.level0_stop_writes_trigger = 1000;
+  o.level0_idle_compaction_ms = 0;
   Open(o);
   for (int i = 0; i < 3000; i++) ASSERT_OK(Put(Key(i), Value(i)));
   ASSERT_OK(db()->Flush());

@@ -113,7 +113,13 @@ struct Options {
   size_t block_cache_size = 32 << 20;
   // Bloom filter bits per key, one filter per SST file; 0 disables filters.
   int bloom_bits_per_key = 10;
+  // Compression of the files compactions write (level 1 and below).
   CompressionType compression = CompressionType::kSnappy;
+  // Compression of the level-0 files flushes write. None by default: an L0 file lives until
+  // the next L0 compaction (seconds under writes) and is read by every Get and seek meanwhile,
+  // so compressing it costs the flush and each block read CPU to save little space for a
+  // short time; the compaction into L1 compresses it with `compression`.
+  CompressionType level0_compression = CompressionType::kNone;
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;
 
@@ -127,6 +133,11 @@ struct Options {
   int level0_slowdown_writes_trigger = 20;
   // Number of L0 files at which writes wait until compaction brings it below.
   int level0_stop_writes_trigger = 36;
+  // Once no write has been applied for this many milliseconds, level 0 is compacted into
+  // level 1 even below level0_file_num_compaction_trigger: batching L0 files only saves work
+  // while more flushes come, and every read pays for each L0 file (a filter probe per Get, a
+  // block per iterator seek). 0: never (L0 then waits for the trigger).
+  int level0_idle_compaction_ms = 1000;
   // Target size of compaction output files.
   uint64_t target_file_size_base = 64ull << 20;
   // Maximum bytes of level 1; each deeper level may hold max_bytes_for_level_multiplier times

@@ -4,7 +4,9 @@
 //
 // Every thread runs the same loop under mutex_: a pending flush first (one at a time, oldest
 // component first, so L0 files are created in sequence order), else a compaction if fewer than
-// max_background_jobs - 1 are running (one thread always stays free for flushes), else wait.
+// max_background_jobs - 1 are running (one thread always stays free for flushes), else, if
+// nothing else runs and no write has been applied for level0_idle_compaction_ms, an L0 -> L1
+// compaction of whatever L0 holds; else wait (with a timeout while such a compaction may come).
 // The work itself runs without mutex_; results are installed under it (LogAndApply, then a new
 // SuperVersion).
 
@@ -82,19 +84,58 @@ void DBImpl::BackgroundLoop() {
       bg_cv_.SignalAll();
       continue;
     }
-    if (compactions_running_ < options_.max_background_jobs - 1) {
-      std::unique_ptr<Compaction> c = versions_->PickCompaction();
-      if (c != nullptr) {
-        compactions_running_++;
-        Status s = RunCompaction(std::move(c));
-        compactions_running_--;
-        if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
-        bg_cv_.SignalAll();
-        continue;
-      }
+    // The pick that wins runs here, counted in compactions_running_ while it runs.
+    std::unique_ptr<Compaction> c;
+    uint64_t recheck_micros = 0;
+    if (compactions_running_ < options_.max_background_jobs - 1) c = versions_->PickCompaction();
+    if (c == nullptr && compactions_running_ == 0 && manual_compactions_ == 0) {
+      c = PickIdleCompaction(&recheck_micros);
+      if (c != nullptr) DBStats::Add(&stats_.idle_compactions, 1);
     }
-    bg_cv_.Wait();
+    if (c != nullptr) {
+      compactions_running_++;
+      Status s = RunCompaction(std::move(c));
+      compactions_running_--;
+      if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
+      bg_cv_.SignalAll();
+      continue;
+    }
+    if (recheck_micros > 0) {
+      bg_cv_.WaitFor(std::chrono::microseconds(recheck_micros));
+    } else {
+      bg_cv_.Wait();
+    }
   }
+}
+
+std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(uint64_t* recheck_micros) {
+  *recheck_micros = 0;
+  if (options_.level0_idle_compaction_ms <= 0) return nullptr;
+  std::shared_ptr<const Version> v = versions_->current();
+  // A pending flush adds an L0 file: let it land first (its completion wakes this loop).
+  if (v->NumFiles(0) == 0 || !CurrentSuperVersion()->imms.empty()) return nullptr;
+  const uint64_t delay = static_cast<uint64_t>(options_.level0_idle_compaction_ms) * 1000;
+  const uint64_t now = env_->NowMicros();
+  const SequenceNumber last = oracle_.LastSequence();
+  if (last != idle_sequence_ || idle_since_micros_ == 0) {
+    idle_sequence_ = last;  // a write since the last look: the idle period starts now
+    idle_since_micros_ = now;
+  }
+  const uint64_t idle_for = now >= idle_since_micros_ ? now - idle_since_micros_ : 0;
+  if (idle_for < delay) {
+    *recheck_micros = delay - idle_for;
+    return nullptr;
+  }
+  bool busy = false;
+  std::unique_ptr<Compaction> c = versions_->picker().PickRange(v, 0, nullptr, nullptr, &busy);
+  if (c == nullptr) {
+    if (busy) *recheck_micros = delay;  // files in use: look again later
+    return nullptr;
+  }
+  c->manual = false;
+  Log(info_log_.get(), "writes idle for {} ms: compacting {} L0 files into L1", idle_for / 1000,
+      v->NumFiles(0));
+  return c;
 }
 
 Status DBImpl::FlushOldestImmutable() {

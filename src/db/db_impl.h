@@ -218,6 +218,9 @@ class DBImpl final : public DB {
   // These three release mutex_ around their I/O and hold it again when they return.
   Status FlushOldestImmutable() REQUIRES(mutex_);
   Status RunCompaction(std::unique_ptr<Compaction> c) REQUIRES(mutex_);
+  // The L0 -> L1 compaction of a write-idle DB (Options::level0_idle_compaction_ms), or nullptr;
+  // then *recheck_micros is how long until it may be due (0: nothing to wait for).
+  std::unique_ptr<Compaction> PickIdleCompaction(uint64_t* recheck_micros) REQUIRES(mutex_);
   void DeleteObsoleteFiles() REQUIRES(mutex_);
   void SetBackgroundError(const Status& s) REQUIRES(mutex_);
   Status BackgroundError() EXCLUDES(mutex_);  // lock-free check
@@ -261,6 +264,9 @@ class DBImpl final : public DB {
   int compactions_running_ GUARDED_BY(mutex_) = 0;
   int manual_compactions_ GUARDED_BY(mutex_) = 0;
   uint64_t flushes_completed_ GUARDED_BY(mutex_) = 0;
+  // Write-idle detection: the last sequence number seen by PickIdleCompaction, and since when.
+  SequenceNumber idle_sequence_ GUARDED_BY(mutex_) = 0;
+  uint64_t idle_since_micros_ GUARDED_BY(mutex_) = 0;
   Status bg_error_ GUARDED_BY(mutex_);
   std::atomic<bool> has_bg_error_{false};
   std::atomic<bool> shutting_down_{false};

@@ -71,6 +71,8 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
         static_cast<uint64_t>(std::max(1, out->level0_file_num_compaction_trigger)), 1 << 20);
   check("level0_stop_writes_trigger", static_cast<uint64_t>(out->level0_stop_writes_trigger),
         static_cast<uint64_t>(std::max(1, out->level0_slowdown_writes_trigger)), 1 << 20);
+  check("level0_idle_compaction_ms", static_cast<uint64_t>(out->level0_idle_compaction_ms), 0,
+        86400000);
   check("target_file_size_base", out->target_file_size_base, 1024, 64 * kGiB);
   check("max_bytes_for_level_base", out->max_bytes_for_level_base, 1024, uint64_t{1} << 50);
   check("max_key_size", out->max_key_size, 1, kGiB);
@@ -82,12 +84,17 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
         fmt::format("Options::max_bytes_for_level_multiplier must be in [1, 1000] (got {})",
                     out->max_bytes_for_level_multiplier));
   }
-  switch (out->compression) {
-    case CompressionType::kNone:
-    case CompressionType::kSnappy:
-    case CompressionType::kZstd:
-    case CompressionType::kLz4: break;
-    default: return Status::InvalidArgument("Options::compression: unknown compression type");
+  for (const auto& [name, type] : {std::pair{"compression", out->compression},
+                                   std::pair{"level0_compression", out->level0_compression}}) {
+    switch (type) {
+      case CompressionType::kNone:
+      case CompressionType::kSnappy:
+      case CompressionType::kZstd:
+      case CompressionType::kLz4: break;
+      default:
+        return Status::InvalidArgument(
+            fmt::format("Options::{}: unknown compression type {}", name, static_cast<int>(type)));
+    }
   }
   if (!(out->membuffer_fraction > 0.0 && out->membuffer_fraction <= 0.9)) {
     return Status::InvalidArgument(fmt::format(
@@ -430,6 +437,7 @@ Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_
   mem->MarkImmutable();
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
   MergeJobOptions job = NewMergeJobOptions();
+  job.table_options.compression = options_.level0_compression;
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
   MergeJobResult result;
   Status s = RunMergeJob(job, iter.get(), &pruner, &result);

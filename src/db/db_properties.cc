@@ -122,10 +122,11 @@ nlohmann::ordered_json DBImpl::StatsJson() {
   j["db"] = dbname_;
 
   Json levels = Json::array();
-  uint64_t compaction_written = 0;
+  uint64_t compaction_written = 0, compactions = 0;
   for (int level = 0; level < v->num_levels(); level++) {
     const LevelCompactionStats& ls = stats_.levels[static_cast<size_t>(level)];
     compaction_written += ls.bytes_written;
+    compactions += ls.compactions;
     levels.push_back({
         {"level", level},
         {"files", v->NumFiles(level)},
@@ -139,6 +140,8 @@ nlohmann::ordered_json DBImpl::StatsJson() {
     });
   }
   j["levels"] = std::move(levels);
+  j["compactions"] = {{"count", compactions},
+                      {"idle_level0", DBStats::Get(stats_.idle_compactions)}};
 
   uint64_t immutable_bytes = 0;
   for (const auto& imm : sv->imms) immutable_bytes += imm->component->ApproximateMemoryUsage();
@@ -214,6 +217,8 @@ std::string DBImpl::StatsString() {
   const auto& f = j["flushes"];
   r += fmt::format("Flushes: {} ({}, {:.2f} s)\n", u64(f["count"]), bytes(f["bytes"]),
                    f["seconds"].get<double>());
+  r += fmt::format("Compactions: {} ({} of L0 into L1 once writes stopped)\n",
+                   u64(j["compactions"]["count"]), u64(j["compactions"]["idle_level0"]));
   r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
                    j["write_amplification"].get<double>());
   const auto& st = j["stalls"];

@@ -86,6 +86,13 @@ class CondVar {
     cv_.wait(lock);
     lock.release();  // still held: the caller's
   }
+  // Waits until signalled (or a spurious wake-up) or until the timeout passes.
+  template <typename Rep, typename Period>
+  void WaitFor(const std::chrono::duration<Rep, Period>& timeout) {
+    std::unique_lock<std::mutex> lock(mu_->mu_, std::adopt_lock);
+    cv_.wait_for(lock, timeout);
+    lock.release();
+  }
   // Waits until pred() holds or the timeout passes; returns pred().
   template <typename Rep, typename Period, typename Predicate>
   bool WaitFor(const std::chrono::duration<Rep, Period>& timeout, Predicate pred) {

@@ -46,7 +46,8 @@ CLI::Validator BenchmarkNameValidator() {
 }
 
 // Checks that need several flags at once; throws CLI::ValidationError naming the flag.
-void CheckCombinations(BenchFlags* f, const std::string& compression) {
+void CheckCombinations(BenchFlags* f, const std::string& compression,
+                       const std::string& level0_compression) {
   std::vector<std::string> benchmarks;
   for (std::string& b : f->benchmarks) {
     if (!b.empty()) benchmarks.push_back(std::move(b));
@@ -77,6 +78,10 @@ void CheckCombinations(BenchFlags* f, const std::string& compression) {
   if (!ParseCompression(compression, &f->engine.compression)) {
     throw CLI::ValidationError("--compression_type",
                                fmt::format("unknown codec '{}'", compression));
+  }
+  if (!ParseCompression(level0_compression, &f->engine.level0_compression)) {
+    throw CLI::ValidationError("--level0_compression_type",
+                               fmt::format("unknown codec '{}'", level0_compression));
   }
   if (f->engine.level0_slowdown_writes_trigger < f->engine.level0_file_num_compaction_trigger ||
       f->engine.level0_stop_writes_trigger < f->engine.level0_slowdown_writes_trigger) {
@@ -124,6 +129,8 @@ BenchFlags DefaultBenchFlags() {
   e.flodb_multi_insert = true;
   e.prefix_length = defaults.prefix_length;
   e.bucket_count = defaults.bucket_count;
+  e.level0_idle_compaction_ms = defaults.level0_idle_compaction_ms;
+  e.level0_compression = FromSluice(defaults.level0_compression);
   e.sync = false;
   e.disable_wal = false;
   return f;
@@ -134,6 +141,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   BenchFlags& f = *flags;
   EngineOptions& e = f.engine;
   std::string compression(CompressionName(e.compression));
+  std::string level0_compression(CompressionName(e.level0_compression));
   std::string key_format(KeyFormatName(f.key_format));
   const std::vector<std::string> engine_names(KnownEngineNames().begin(), KnownEngineNames().end());
 
@@ -255,6 +263,9 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "sluice (hash-skiplist, hash-linklist): buckets; 0 = one per KiB of "
                  "--write_buffer_size")
       ->check(CLI::Range(size_t{0}, size_t{1} << 30));
+  app.add_option("--level0_idle_compaction_ms", e.level0_idle_compaction_ms,
+                 "sluice: compact L0 into L1 once writes stopped this long (0: never)")
+      ->check(CLI::Range(0, 86400000));
   app.add_option("--block_size", e.block_size, "Uncompressed bytes per data block")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
@@ -267,6 +278,9 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--bloom_bits", e.bloom_bits, "Bloom filter bits per key (0: no filter)")
       ->check(CLI::Range(0, 64));
   app.add_option("--compression_type", compression, "Block compression")
+      ->transform(CLI::IsMember({"none", "snappy", "zstd", "lz4"}, CLI::ignore_case));
+  app.add_option("--level0_compression_type", level0_compression,
+                 "sluice: block compression of the L0 files flushes write")
       ->transform(CLI::IsMember({"none", "snappy", "zstd", "lz4"}, CLI::ignore_case));
   app.add_option("--max_background_jobs", e.max_background_jobs,
                  "Background threads for flush and compaction")
@@ -297,7 +311,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   try {
     app.parse(argc, argv);
     ParseKeyFormat(key_format, &f.key_format);  // checked by IsMember
-    CheckCombinations(&f, compression);
+    CheckCombinations(&f, compression, level0_compression);
   } catch (const CLI::ParseError& error) {
     return ParseOutcome{false, app.exit(error, out, err)};
   }

@@ -116,12 +116,14 @@ class SluiceEngine final : public KVEngine {
     options_.block_cache_size = o.cache_size;
     options_.bloom_bits_per_key = o.bloom_bits;
     options_.compression = ToSluice(o.compression);
+    options_.level0_compression = ToSluice(o.level0_compression);
     options_.max_open_files = o.max_open_files;
     options_.max_background_jobs = o.max_background_jobs;
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+    options_.level0_idle_compaction_ms = o.level0_idle_compaction_ms;
     options_.target_file_size_base = o.target_file_size_base;
     options_.max_bytes_for_level_base = o.max_bytes_for_level_base;
     options_.max_bytes_for_level_multiplier = o.max_bytes_for_level_multiplier;
@@ -147,6 +149,7 @@ class SluiceEngine final : public KVEngine {
         {"cache_size", fmt::format("{}", o.block_cache_size), ""},
         {"bloom_bits", fmt::format("{}", o.bloom_bits_per_key), ""},
         {"compression", std::string(CompressionName(requested_.compression)), ""},
+        {"level0_compression", std::string(CompressionName(requested_.level0_compression)), ""},
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
@@ -154,6 +157,7 @@ class SluiceEngine final : public KVEngine {
          fmt::format("{}", o.level0_file_num_compaction_trigger), ""},
         {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger), ""},
         {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
+        {"level0_idle_compaction_ms", fmt::format("{}", o.level0_idle_compaction_ms), ""},
         {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
         {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
         {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier), ""},

@@ -67,6 +67,12 @@ struct EngineOptions {
   // and Options::bucket_count (0: sluice's default from write_buffer_size).
   size_t prefix_length = 8;
   size_t bucket_count = 0;
+  // sluice's Options::level0_idle_compaction_ms (0: never); RocksDB and LevelDB have no such
+  // policy (LevelDB's seek-triggered compaction is always on, RocksDB has none).
+  int level0_idle_compaction_ms = 0;
+  // sluice's Options::level0_compression (the L0 files flushes write); the other engines
+  // compress every level with --compression_type.
+  CompressionKind level0_compression = CompressionKind::kNone;
   // Defaults for every write of the run (fillsync forces sync).
   bool sync = false;
   bool disable_wal = false;

@@ -27,6 +27,10 @@ std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_
       row("flodb_multi_insert", r.flodb_multi_insert != d.flodb_multi_insert),
       row("prefix_length", r.prefix_length != d.prefix_length, "hash components"),
       row("bucket_count", r.bucket_count != d.bucket_count, "hash components"),
+      row("level0_idle_compaction_ms", r.level0_idle_compaction_ms != d.level0_idle_compaction_ms,
+          "compaction policy"),
+      // Their L0 files are compressed like every other level.
+      OptionRow{"level0_compression", std::string(CompressionName(r.compression)), ""},
   };
 }
 

@@ -3,8 +3,10 @@
 //
 // RocksDB and LevelDB have no Membuffer: they ignore --membuffer_fraction,
 // --membuffer_partition_bits, --flodb_drain_threads, --flodb_use_membuffer and
-// --flodb_multi_insert. Their rows say "n/a", with a note (printed under the table) when the
-// flag was changed from sluice's default, i.e. when the run is about that flag.
+// --flodb_multi_insert; nor sluice's idle L0 compaction (--level0_idle_compaction_ms). Their
+// rows say "n/a", with a note (printed under the table) when the flag was changed from sluice's
+// default, i.e. when the run is about that flag. Their level0_compression row shows the codec
+// their L0 files really get: --compression_type, as every level.
 
 #ifndef SLUICE_BENCH_SLUICE_ONLY_OPTIONS_H_
 #define SLUICE_BENCH_SLUICE_ONLY_OPTIONS_H_

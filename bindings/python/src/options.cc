@@ -83,24 +83,27 @@ Setter Opt(T sluice::Options::*member) {
   return Field(&OpenOptions::options, member);
 }
 
-void SetCompression(OpenOptions* o, py::handle value, const std::string& name) {
-  static const std::map<std::string, sluice::CompressionType> kTypes = {
-      {"none", sluice::CompressionType::kNone},
-      {"snappy", sluice::CompressionType::kSnappy},
-      {"zstd", sluice::CompressionType::kZstd},
-      {"lz4", sluice::CompressionType::kLz4},
+// A setter for a CompressionType field: "none" (or None), "snappy", "zstd" or "lz4".
+Setter Compression(sluice::CompressionType sluice::Options::*member) {
+  return [member](OpenOptions* o, py::handle value, const std::string& name) {
+    static const std::map<std::string, sluice::CompressionType> kTypes = {
+        {"none", sluice::CompressionType::kNone},
+        {"snappy", sluice::CompressionType::kSnappy},
+        {"zstd", sluice::CompressionType::kZstd},
+        {"lz4", sluice::CompressionType::kLz4},
+    };
+    if (value.is_none()) {
+      o->options.*member = sluice::CompressionType::kNone;
+      return;
+    }
+    if (!PyUnicode_Check(value.ptr())) WrongType(name, "str or None", value);
+    auto it = kTypes.find(value.cast<std::string>());
+    if (it == kTypes.end()) {
+      RaiseInvalidArgument("option '" + name + "' = " + py::repr(value).cast<std::string>() +
+                           " is not one of 'none', 'snappy', 'zstd', 'lz4'");
+    }
+    o->options.*member = it->second;
   };
-  if (value.is_none()) {
-    o->options.compression = sluice::CompressionType::kNone;
-    return;
-  }
-  if (!PyUnicode_Check(value.ptr())) WrongType(name, "str or None", value);
-  auto it = kTypes.find(value.cast<std::string>());
-  if (it == kTypes.end()) {
-    RaiseInvalidArgument("option 'compression' = " + py::repr(value).cast<std::string>() +
-                         " is not one of 'none', 'snappy', 'zstd', 'lz4'");
-  }
-  o->options.compression = it->second;
 }
 
 const std::map<std::string, Setter>& Setters() {
@@ -127,7 +130,8 @@ const std::map<std::string, Setter>& Setters() {
       {"block_restart_interval", Opt(&O::block_restart_interval)},
       {"block_cache_size", Opt(&O::block_cache_size)},
       {"bloom_bits_per_key", Opt(&O::bloom_bits_per_key)},
-      {"compression", SetCompression},
+      {"compression", Compression(&O::compression)},
+      {"level0_compression", Compression(&O::level0_compression)},
       {"max_open_files", Opt(&O::max_open_files)},
       // Compaction
       {"max_background_jobs", Opt(&O::max_background_jobs)},
@@ -135,6 +139,7 @@ const std::map<std::string, Setter>& Setters() {
       {"level0_file_num_compaction_trigger", Opt(&O::level0_file_num_compaction_trigger)},
       {"level0_slowdown_writes_trigger", Opt(&O::level0_slowdown_writes_trigger)},
       {"level0_stop_writes_trigger", Opt(&O::level0_stop_writes_trigger)},
+      {"level0_idle_compaction_ms", Opt(&O::level0_idle_compaction_ms)},
       {"target_file_size_base", Opt(&O::target_file_size_base)},
       {"max_bytes_for_level_base", Opt(&O::max_bytes_for_level_base)},
       {"max_bytes_for_level_multiplier", Opt(&O::max_bytes_for_level_multiplier)},
