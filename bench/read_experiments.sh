@@ -14,8 +14,8 @@
 #
 # Each point runs REPEATS times (3) through bench/run.sh, which writes
 # bench/results/<date>-reads-<experiment>/<point>/run-<i>.{json,txt} and summary.md (medians
-# and ratios). 1 and 2 take about 8 minutes on the project's 2-core machine; 3 (SCALE_NUM) has
-# not been timed here yet. --quick: one short repetition of 1 and 2 under
+# and ratios). 1 and 2 take about 7 minutes on the project's 2-core machine; 3 with
+# SCALE_NUM=20000000 about 26 minutes more. --quick: one short repetition of 1 and 2 under
 # bench/results/tmp/ (a check that everything runs, not a measurement).
 #
 # Environment: SLUICE_BENCH (default build/release/tools/sluice_bench), REPEATS, NUM,
