@@ -132,7 +132,6 @@ std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(uint64_t* recheck_micros)
     if (busy) *recheck_micros = delay;  // files in use: look again later
     return nullptr;
   }
-  c->manual = false;
   Log(info_log_.get(), "writes idle for {} ms: compacting {} L0 files into L1", idle_for / 1000,
       v->NumFiles(0));
   return c;
@@ -340,6 +339,7 @@ Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
         bg_cv_.Wait();  // a background compaction holds some of the files
         continue;
       }
+      c->manual = true;  // rewrite even a lone file: the caller asked for its range compacted
       manual_compactions_++;
       s = RunCompaction(std::move(c));
       manual_compactions_--;

@@ -121,7 +121,6 @@ std::unique_ptr<Compaction> CompactionPicker::PickRange(const std::shared_ptr<co
     *busy = true;
     return nullptr;
   }
-  c->manual = true;
   return c;
 }
 

@@ -42,7 +42,8 @@ class CompactionPicker {
 
   // A compaction of the files of `level` overlapping [begin, end] (user keys, nullptr:
   // unbounded) into level + 1; nullptr if there are none or one is already being compacted
-  // (*busy is then set). REQUIRES: the DB mutex is held.
+  // (*busy is then set). A caller compacting on a user's request sets its `manual`.
+  // REQUIRES: the DB mutex is held.
   std::unique_ptr<Compaction> PickRange(const std::shared_ptr<const Version>& v, int level,
                                         const Slice* begin, const Slice* end, bool* busy) const;
 
