@@ -113,6 +113,12 @@ class DB {
   //   "sluice.io-counters"            space-separated name=value counters since open: flushes,
   //                                   flush_bytes, compactions, compaction_bytes_read,
   //                                   compaction_bytes_written, wal_bytes, user_bytes
+  //   "sluice.compaction-pending"     1 if a level is over its size or file-count target
+  //   "sluice.num-running-compactions" compactions running now (background and CompactRange)
+  //   "sluice.num-running-flushes"    flushes running now (0 or 1)
+  //   "sluice.mem-table-flush-pending" 1 if an immutable memory component awaits its flush
+  //   (these four as RocksDB's "rocksdb.*" of the same names: all 0 once background work has
+  //   settled)
   virtual bool GetProperty(const Slice& property, std::string* value) = 0;
 
   // Waits for background work to stop, syncs the WAL and releases the directory lock.

@@ -6,7 +6,9 @@
 // component first, so L0 files are created in sequence order), else a compaction if fewer than
 // max_background_jobs - 1 are running (one thread always stays free for flushes), else, if
 // nothing else runs and no write has been applied for level0_idle_compaction_ms, an L0 -> L1
-// compaction of whatever L0 holds; else wait (with a timeout while such a compaction may come).
+// compaction of whatever L0 holds; else, if files became obsolete since the last look (an
+// iterator or a retired SuperVersion released them), delete them; else wait (at most
+// kBackgroundRecheck, or until such a compaction may come).
 // The work itself runs without mutex_; results are installed under it (LogAndApply, then a new
 // SuperVersion).
 
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 
 #include "base/filename.h"
 #include "base/merging_iterator.h"
@@ -26,6 +29,14 @@
 #include "version/level_iterator.h"
 
 namespace sluice {
+namespace {
+
+// The longest an idle background thread sleeps without looking for work. A wake-up for obsolete
+// files is signalled without mutex_ (the listener may run under it), so it can slip in between
+// a thread's check and its wait; this bounds how late such files are deleted.
+constexpr std::chrono::microseconds kBackgroundRecheck = std::chrono::seconds(1);
+
+}  // namespace
 
 void DBImpl::StartBackgroundThreads() {
   for (int i = 0; i < options_.max_background_jobs; i++) {
@@ -100,12 +111,24 @@ void DBImpl::BackgroundLoop() {
       bg_cv_.SignalAll();
       continue;
     }
-    if (recheck_micros > 0) {
-      bg_cv_.WaitFor(std::chrono::microseconds(recheck_micros));
-    } else {
-      bg_cv_.Wait();
+    // acq_rel: pairs with the listener's store, so the files it announced are in the registry's
+    // queue (also guarded by the registry's own lock) when DeleteObsoleteFiles takes it.
+    if (obsolete_files_pending_.exchange(false, std::memory_order_acq_rel)) {
+      DeleteObsoleteFiles();
+      continue;
     }
+    std::chrono::microseconds wait = kBackgroundRecheck;
+    if (recheck_micros > 0) wait = std::min(wait, std::chrono::microseconds(recheck_micros));
+    bg_cv_.WaitFor(wait);
   }
+}
+
+void DBImpl::WakeForObsoleteFiles() {
+  // release: see the exchange in BackgroundLoop.
+  obsolete_files_pending_.store(true, std::memory_order_release);
+  // Without mutex_ (this may run under it): a thread about to wait may miss this signal, and
+  // then finds the flag within kBackgroundRecheck.
+  bg_cv_.SignalAll();
 }
 
 std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(uint64_t* recheck_micros) {

@@ -222,6 +222,10 @@ class DBImpl final : public DB {
   // then *recheck_micros is how long until it may be due (0: nothing to wait for).
   std::unique_ptr<Compaction> PickIdleCompaction(uint64_t* recheck_micros) REQUIRES(mutex_);
   void DeleteObsoleteFiles() REQUIRES(mutex_);
+  // The file registry's listener: files became obsolete outside a flush or compaction (an
+  // iterator or a retired SuperVersion let go of them); wakes a background thread to delete
+  // them. Called with the registry's lock held, maybe with mutex_ held too: never blocks.
+  void WakeForObsoleteFiles();
   void SetBackgroundError(const Status& s) REQUIRES(mutex_);
   Status BackgroundError() EXCLUDES(mutex_);  // lock-free check
   Status WaitForFlushes(const LoggedComponent* target) EXCLUDES(mutex_);
@@ -269,6 +273,8 @@ class DBImpl final : public DB {
   uint64_t idle_since_micros_ GUARDED_BY(mutex_) = 0;
   Status bg_error_ GUARDED_BY(mutex_);
   std::atomic<bool> has_bg_error_{false};
+  // Set by WakeForObsoleteFiles, taken by the background loop (which then deletes them).
+  std::atomic<bool> obsolete_files_pending_{false};
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> closed_{false};
   bool opened_ = false;

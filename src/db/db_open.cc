@@ -225,6 +225,7 @@ Status DBImpl::Open() {
     InstallSuperVersion(mem, {}, versions_->current());
   }
   RemoveObsoleteFilesOnOpen();
+  file_registry_->SetListener([this] { WakeForObsoleteFiles(); });
   StartBackgroundThreads();
   opened_ = true;
   std::string summary;
@@ -535,6 +536,15 @@ Status DBImpl::Close() {
     Status s = sv->mem->log->Sync();
     if (s.ok()) s = sv->mem->log->Close();
     if (!s.ok() && result.ok() && BackgroundError().ok()) result = s;
+  }
+  // Files that became obsolete since the background threads last deleted some (an iterator let
+  // go of its version, a retired SuperVersion was reclaimed) are deleted now, not left for the
+  // next open. Reclaiming the retired SuperVersions first queues theirs. After a background
+  // error nothing is deleted: a failed MANIFEST write may still name a file the DB dropped.
+  epoch::DrainAll();
+  {
+    MutexLock l(&mutex_);
+    if (opened_ && bg_error_.ok()) DeleteObsoleteFiles();
   }
   // The versions and components going away now still name live files: keep them.
   file_registry_->Disable();

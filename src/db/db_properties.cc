@@ -47,6 +47,20 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = std::to_string(MemoryUsage());
     return true;
   }
+  // RocksDB's names: what a caller polls to wait until background work has settled.
+  if (name == Slice("compaction-pending") || name == Slice("num-running-compactions") ||
+      name == Slice("num-running-flushes") || name == Slice("mem-table-flush-pending")) {
+    MutexLock l(&mutex_);
+    uint64_t n = 0;
+    if (name == Slice("compaction-pending")) n = versions_->NeedsCompaction() ? 1 : 0;
+    if (name == Slice("num-running-compactions")) {
+      n = static_cast<uint64_t>(compactions_running_ + manual_compactions_);
+    }
+    if (name == Slice("num-running-flushes")) n = flush_running_ ? 1 : 0;
+    if (name == Slice("mem-table-flush-pending")) n = CurrentSuperVersion()->imms.empty() ? 0 : 1;
+    *value = std::to_string(n);
+    return true;
+  }
   if (name == Slice("sstables")) {
     MutexLock l(&mutex_);
     *value = versions_->current()->DebugString();

@@ -2,6 +2,8 @@
 
 #include "version/file_metadata.h"
 
+#include <utility>
+
 namespace sluice {
 
 std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
@@ -27,7 +29,10 @@ void FileRegistry::Drop(uint64_t number) {
   if (it == live_.end()) return;
   if (--it->second == 0) {
     live_.erase(it);
-    if (!disabled_) obsolete_.push_back(number);
+    if (!disabled_) {
+      obsolete_.push_back(number);
+      if (on_obsolete_) on_obsolete_();
+    }
   }
 }
 
@@ -36,6 +41,16 @@ std::vector<uint64_t> FileRegistry::TakeObsolete() {
   std::vector<uint64_t> result;
   result.swap(obsolete_);
   return result;
+}
+
+bool FileRegistry::HasObsolete() const {
+  MutexLock l(&mu_);
+  return !obsolete_.empty();
+}
+
+void FileRegistry::SetListener(std::function<void()> on_obsolete) {
+  MutexLock l(&mu_);
+  on_obsolete_ = std::move(on_obsolete);
 }
 
 bool FileRegistry::IsLive(uint64_t number) const {
@@ -47,6 +62,7 @@ void FileRegistry::Disable() {
   MutexLock l(&mu_);
   disabled_ = true;
   obsolete_.clear();
+  on_obsolete_ = nullptr;
 }
 
 }  // namespace sluice

@@ -5,13 +5,14 @@
 // holds a version holds its files. Every FileMetaData is created by a FileRegistry, which counts
 // the live objects per file number (a file moved between levels is briefly held by two
 // objects). When the count of a number drops to zero, nothing can read the file any more and
-// its number is queued as obsolete; the DB deletes queued files in the background. This is the
-// only way an SST file is deleted while the DB is open.
+// its number is queued as obsolete and the listener (if set) is told; the DB then deletes queued
+// files in the background. This is the only way an SST file is deleted while the DB is open.
 
 #ifndef SLUICE_VERSION_FILE_METADATA_H_
 #define SLUICE_VERSION_FILE_METADATA_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -42,11 +43,19 @@ class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
 
   // Takes the numbers that became obsolete since the last call.
   std::vector<uint64_t> TakeObsolete();
+  bool HasObsolete() const;
+
+  // Called, with the registry's lock held, each time a number is queued as obsolete: from
+  // whichever thread released the file's last object (a background thread, the epoch
+  // reclaimer, a user thread destroying an iterator), possibly holding the DB mutex. So it must
+  // not block or call back into the registry; it only wakes whoever deletes the files.
+  void SetListener(std::function<void()> on_obsolete);
 
   // Whether any object for this number is alive.
   bool IsLive(uint64_t number) const;
 
-  // Stops queueing: used at close, when the last versions go away but their files stay.
+  // Stops queueing and drops the listener (no call runs after Disable returns): used at close,
+  // when the last versions go away but their files stay.
   void Disable();
 
  private:
@@ -56,6 +65,7 @@ class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
   std::unordered_map<uint64_t, int> live_ GUARDED_BY(mu_);
   std::vector<uint64_t> obsolete_ GUARDED_BY(mu_);
   bool disabled_ GUARDED_BY(mu_) = false;
+  std::function<void()> on_obsolete_ GUARDED_BY(mu_);
 };
 
 }  // namespace sluice
