@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <chrono>
 #include <thread>
 
 #include "memory/memory_component.h"

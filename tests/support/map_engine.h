@@ -113,11 +113,33 @@ class MapEngine : public KVEngine {
   }
   EngineStatus Scan(std::string_view start, size_t limit,
                     std::vector<std::pair<std::string, std::string>>* result) override {
-    EngineStatus s = KVEngine::Scan(start, limit, result);  // the iterator-based default
     std::unique_lock lock(mu_);
+    result->clear();
+    for (auto it = data_.lower_bound(std::string(start));
+         it != data_.end() && result->size() < limit; ++it) {
+      result->emplace_back(it->first, it->second);
+    }
     ++scans;
     scanned += result->size();
-    return s;
+    return EngineStatus::OK();
+  }
+  // With native_rmw set, the engine offers an atomic read-modify-write (counted in rmws).
+  EngineStatus NativeRmwSupport() const override {
+    return native_rmw ? EngineStatus::OK() : KVEngine::NativeRmwSupport();
+  }
+  EngineStatus ReadModifyWrite(std::string_view k, const ModifyFunction& modify,
+                               const WriteMode& mode) override {
+    if (!native_rmw) return KVEngine::ReadModifyWrite(k, modify, mode);
+    std::unique_lock lock(mu_);
+    ++rmws;
+    auto it = data_.find(std::string(k));
+    std::optional<std::string> v = modify(it == data_.end() ? nullptr : &it->second);
+    if (!v.has_value()) {
+      if (it != data_.end()) data_.erase(it);
+    } else {
+      data_[std::string(k)] = std::move(*v);
+    }
+    return EngineStatus::OK();
   }
   EngineStatus Flush() override { return EngineStatus::NotSupported("no flush here"); }
   EngineStatus CompactAll() override { return EngineStatus::OK(); }
@@ -136,7 +158,8 @@ class MapEngine : public KVEngine {
   int opens = 0;
   int synced_writes = 0;
   int batches = 0;
-  uint64_t puts = 0, deletes = 0, scans = 0, scanned = 0;
+  uint64_t puts = 0, deletes = 0, scans = 0, scanned = 0, rmws = 0;
+  bool native_rmw = false;
   std::atomic<uint64_t> gets{0};
 
  private:

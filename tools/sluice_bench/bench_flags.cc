@@ -214,6 +214,23 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "rmw_*: native (the engine's own atomic read-modify-write; sluice's is "
                  "lock-free) or striped (a lock per key stripe around Get and Put, any engine)")
       ->check(CLI::IsMember({"native", "striped"}));
+  app.add_option("--ycsb_operationcount", f.ycsb_operationcount,
+                 "ycsb_a..f: YCSB operationcount, all threads together (0: --reads)")
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+  app.add_option("--ycsb_fieldcount", f.ycsb_fieldcount, "ycsb_*: YCSB fieldcount per record")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--ycsb_fieldlength", f.ycsb_fieldlength, "ycsb_*: YCSB fieldlength in bytes")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--ycsb_maxscanlength", f.ycsb_maxscanlength,
+                 "ycsb_e: YCSB maxscanlength (0: the workload's, 100 for E)")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--ycsb_requestdistribution", f.ycsb_requestdistribution,
+                 "ycsb_a..f: YCSB requestdistribution (default: the workload's)")
+      ->check(CLI::IsMember({"uniform", "zipfian", "latest"}));
+  app.add_flag("--ycsb_writeallfields", f.ycsb_writeallfields,
+               "ycsb_*: YCSB writeallfields (updates write a whole record, no read)");
+  app.add_flag("--ycsb_native_rmw", f.ycsb_native_rmw,
+               "ycsb_*: sluice updates through its atomic ReadModifyWrite (0: Get then Put)");
   app.add_option("--db", f.db, "Parent directory of the databases")
       ->check(CLI::NonexistentPath | CLI::ExistingDirectory);
   app.add_flag("--use_existing_db", f.use_existing_db,

@@ -58,6 +58,17 @@ struct BenchFlags {
   int readwritepercent = 90;
   // rmw_*: the engine's own atomic read-modify-write ("native") or LockStripedRmw ("striped").
   std::string rmw = "native";
+  // ycsb_*: YCSB's core workload properties (--num is recordcount). operationcount is for all
+  // threads together (0: --reads); maxscanlength and requestdistribution override the
+  // workload's when set; ycsb_native_rmw: sluice updates through its atomic ReadModifyWrite
+  // (false: Get then Put, as the other engines).
+  int64_t ycsb_operationcount = 0;
+  int ycsb_fieldcount = 10;
+  int ycsb_fieldlength = 100;
+  int ycsb_maxscanlength = 0;
+  std::string ycsb_requestdistribution;
+  bool ycsb_writeallfields = false;
+  bool ycsb_native_rmw = true;
   // Where to write the JSON results; empty for none.
   std::string json_path;
   EngineOptions engine;

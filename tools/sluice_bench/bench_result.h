@@ -37,6 +37,8 @@ struct BenchResult {
   uint64_t found = 0;
   // Extra text after the rates, e.g. "(632000 of 1000000 found)".
   std::string message;
+  // Lines printed after the report line (ycsb_*: latencies per operation type).
+  std::string details;
   // Named numbers besides the rates (e.g. "membuffer_pct"), in the JSON only.
   Metrics metrics;
   bool has_latency = false;

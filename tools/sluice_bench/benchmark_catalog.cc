@@ -85,8 +85,24 @@ constexpr std::array kBenchmarks = {
     BenchmarkSpec{"scanwhilewriting", BenchKind::kScanWhileWriting, false, "scan",
                   "--threads threads scanning --scan_length entries from random keys through "
                   "iterators (snapshots) while one extra thread overwrites; ops are keys read"},
+    BenchmarkSpec{"ycsb_load", BenchKind::kYcsbLoad, true, "insert",
+                  "YCSB's load phase: --num records (--ycsb_fieldcount x --ycsb_fieldlength "
+                  "bytes) under hashed keys into a new database"},
+    BenchmarkSpec{"ycsb_a", BenchKind::kYcsbA, false, "op",
+                  "YCSB workload A: 50% reads, 50% updates, zipfian (after ycsb_load)"},
+    BenchmarkSpec{"ycsb_b", BenchKind::kYcsbB, false, "op",
+                  "YCSB workload B: 95% reads, 5% updates, zipfian"},
+    BenchmarkSpec{"ycsb_c", BenchKind::kYcsbC, false, "op", "YCSB workload C: reads, zipfian"},
+    BenchmarkSpec{"ycsb_d", BenchKind::kYcsbD, false, "op",
+                  "YCSB workload D: 95% reads, 5% inserts, latest"},
+    BenchmarkSpec{"ycsb_e", BenchKind::kYcsbE, false, "op",
+                  "YCSB workload E: 95% scans of 1..100 records, 5% inserts, zipfian"},
+    BenchmarkSpec{"ycsb_f", BenchKind::kYcsbF, false, "op",
+                  "YCSB workload F: 50% reads, 50% read-modify-writes, zipfian"},
     BenchmarkSpec{"compact", BenchKind::kCompact, false, "", "compact the whole key range"},
     BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
+    BenchmarkSpec{"waitforcompaction", BenchKind::kWaitForCompaction, false, "",
+                  "wait until the engine has no flush or compaction pending or running"},
     BenchmarkSpec{"stats", BenchKind::kStats, false, "", "print the engine's stats property"},
 };
 

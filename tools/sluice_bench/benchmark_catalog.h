@@ -46,8 +46,17 @@ enum class BenchKind {
   kBufferMixPoint,
   kBufferMixShortScan,
   kBufferMixLongScan,
+  // YCSB's core workloads (docs/bench.md, "YCSB"): the load phase, then workloads A..F.
+  kYcsbLoad,
+  kYcsbA,
+  kYcsbB,
+  kYcsbC,
+  kYcsbD,
+  kYcsbE,
+  kYcsbF,
   kCompact,
   kFlush,
+  kWaitForCompaction,
   kStats,
 };
 
@@ -55,6 +64,16 @@ enum class BenchKind {
 inline bool IsBufferMix(BenchKind kind) {
   return kind == BenchKind::kBufferMixInsert || kind == BenchKind::kBufferMixPoint ||
          kind == BenchKind::kBufferMixShortScan || kind == BenchKind::kBufferMixLongScan;
+}
+
+inline bool IsYcsb(BenchKind kind) {
+  return kind >= BenchKind::kYcsbLoad && kind <= BenchKind::kYcsbF;
+}
+
+// The workload letter of ycsb_a .. ycsb_f ('A' .. 'F'); 0 for any other benchmark.
+inline char YcsbLetter(BenchKind kind) {
+  if (kind < BenchKind::kYcsbA || kind > BenchKind::kYcsbF) return 0;
+  return static_cast<char>('A' + (static_cast<int>(kind) - static_cast<int>(BenchKind::kYcsbA)));
 }
 
 struct BenchmarkSpec {

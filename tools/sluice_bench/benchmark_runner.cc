@@ -86,6 +86,7 @@ bool BenchmarkRunner::Run(std::vector<BenchResult>* results, std::string* error)
     if (!ok) break;
     if (spec->kind == BenchKind::kStats) continue;
     fmt::print(out_, "{}\n", FormatReportLine(result));
+    if (!result.details.empty()) fmt::print(out_, "{}", result.details);
     const std::string latency = FormatLatencyReport(result);
     if (!latency.empty()) fmt::print(out_, "{}\n", latency);
     std::fflush(out_);
@@ -128,6 +129,13 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
     case BenchKind::kBurst:
       if (w.duration == 0) w.duration = kBurstDefaultSeconds;
       break;
+    case BenchKind::kYcsbLoad: w.duration = 0; break;  // always the whole recordcount
+    case BenchKind::kYcsbA:
+    case BenchKind::kYcsbB:
+    case BenchKind::kYcsbC:
+    case BenchKind::kYcsbD:
+    case BenchKind::kYcsbE:
+    case BenchKind::kYcsbF: w.ops = YcsbSettingsFromFlags().operationcount; break;
     default: break;
   }
   return w;
@@ -158,6 +166,7 @@ bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, Be
   switch (spec.kind) {
     case BenchKind::kCompact:
     case BenchKind::kFlush:
+    case BenchKind::kWaitForCompaction:
     case BenchKind::kStats: ok = RunInline(spec, result, error); break;
     case BenchKind::kPersist: ok = RunPersist(spec, result, error); break;
     case BenchKind::kBufferFootprint:
@@ -205,10 +214,14 @@ bool BenchmarkRunner::RunInline(const BenchmarkSpec& spec, BenchResult* result,
   }
   ThreadStats stats(/*measure_latency=*/false);
   stats.Start();
-  EngineStatus s = spec.kind == BenchKind::kCompact ? engine_->CompactAll() : engine_->Flush();
+  std::string how;
+  EngineStatus s = spec.kind == BenchKind::kCompact             ? engine_->CompactAll()
+                   : spec.kind == BenchKind::kWaitForCompaction ? engine_->WaitForCompaction(&how)
+                                                                : engine_->Flush();
   stats.FinishedOps(0, 1, 0);
   stats.Stop();
   *result = MergeThreadStats(spec.name, spec.op_label, {&stats});
+  if (!how.empty()) result->message = "(" + how + ")";
   bool ok = true;
   StopsBenchmark(s, spec.name, result, error, &ok);
   return ok;
@@ -254,11 +267,21 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     }
   }
 
+  // ycsb_*: what the threads share. The load phase uses workload A's object for its settings
+  // only (a load is the same for every workload).
+  std::unique_ptr<YcsbRun> ycsb;
+  std::atomic<uint64_t> ycsb_load_next(0);
+  if (IsYcsb(spec.kind)) {
+    const char letter = spec.kind == BenchKind::kYcsbLoad ? 'A' : YcsbLetter(spec.kind);
+    ycsb = std::make_unique<YcsbRun>(*FindYcsbWorkload(letter), YcsbSettingsFromFlags());
+  }
+
   std::vector<std::unique_ptr<ThreadContext>> contexts;
   for (int t = 0; t < total; ++t) {
     contexts.push_back(
         std::make_unique<ThreadContext>(DeriveSeed(flags_.seed, index, static_cast<uint64_t>(t)),
                                         /*measure_latency=*/flags_.histogram && t < readers, t));
+    if (ycsb != nullptr) contexts.back()->ycsb = std::make_unique<YcsbThreadStats>();
   }
 
   std::latch start(total + 1);
@@ -301,6 +324,13 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kBufferMixPoint:
           case BenchKind::kBufferMixShortScan:
           case BenchKind::kBufferMixLongScan: DoBufferMix(ctx, w); break;
+          case BenchKind::kYcsbLoad: DoYcsbLoad(ctx, ycsb.get(), &ycsb_load_next); break;
+          case BenchKind::kYcsbA:
+          case BenchKind::kYcsbB:
+          case BenchKind::kYcsbC:
+          case BenchKind::kYcsbD:
+          case BenchKind::kYcsbE:
+          case BenchKind::kYcsbF: DoYcsb(ctx, w, ycsb.get()); break;
           case BenchKind::kPersist:
           case BenchKind::kBufferFootprint:
           case BenchKind::kBufferInsert:
@@ -308,6 +338,7 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kBufferRangeQuery:
           case BenchKind::kCompact:
           case BenchKind::kFlush:
+          case BenchKind::kWaitForCompaction:
           case BenchKind::kStats: break;
         }
         if (readers_left.fetch_sub(1) == 1) stop_writer.store(true);
@@ -340,6 +371,11 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   MixCounts mix;
   for (int t = 0; t < readers; ++t) mix.Add(contexts[static_cast<size_t>(t)]->mix);
   DescribeMix(w.kind, mix, result);
+  if (ycsb != nullptr) {
+    YcsbThreadStats merged;
+    for (int t = 0; t < readers; ++t) merged.Merge(*contexts[static_cast<size_t>(t)]->ycsb);
+    DescribeYcsb(*ycsb, spec.kind == BenchKind::kYcsbLoad, merged, result);
+  }
   if (driver != nullptr) {
     const std::string note = driver->Describe(&result->metrics);
     if (!note.empty()) result->message += (result->message.empty() ? "" : " ") + note;

@@ -6,8 +6,8 @@
 // position in the list and the thread id), and benchmarks that need an empty database destroy
 // and reopen it first. The loops live in three files: benchmark_runner.cc (db_bench's
 // benchmarks and the dispatch), mixed_workloads.cc (FloDB's mixed workloads), clsm_workloads.cc
-// (cLSM's) and
-// internal_workloads.cc (memcomponent and persist, which drive sluice's internals).
+// (cLSM's), ycsb_workloads.cc (YCSB's core workloads) and internal_workloads.cc (memcomponent
+// and persist, which drive sluice's internals).
 
 #ifndef SLUICE_BENCH_BENCHMARK_RUNNER_H_
 #define SLUICE_BENCH_BENCHMARK_RUNNER_H_
@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "sluice_bench/lock_striped_rmw.h"
 #include "sluice_bench/random.h"
 #include "sluice_bench/thread_stats.h"
+#include "sluice_bench/ycsb_workload.h"
 
 namespace sluice_bench {
 
@@ -75,6 +77,8 @@ class BenchmarkRunner {
     const int thread;  // 0 .. threads - 1
     // The first engine error of this thread (NotFound of a Get is not one).
     EngineStatus error;
+    // ycsb_*: per-operation latencies and counts (null for other benchmarks).
+    std::unique_ptr<YcsbThreadStats> ycsb;
   };
 
   Workload MakeWorkload(const BenchmarkSpec& spec) const;
@@ -121,6 +125,15 @@ class BenchmarkRunner {
   void DoScansWhileWriting(ThreadContext* t, const Workload& w);
   // buffer_mix_*: this thread's share of --num distinct keys, with queries interleaved.
   void DoBufferMix(ThreadContext* t, const Workload& w);
+
+  // ycsb_workloads.cc. The load takes key numbers from *next until recordcount; the others do
+  // their share of operationcount.
+  YcsbSettings YcsbSettingsFromFlags() const;
+  void DoYcsbLoad(ThreadContext* t, YcsbRun* run, std::atomic<uint64_t>* next);
+  void DoYcsb(ThreadContext* t, const Workload& w, YcsbRun* run);
+  // The per-operation report (counts, P50/P99/P99.9) of a ycsb benchmark.
+  void DescribeYcsb(const YcsbRun& run, bool load, const YcsbThreadStats& stats,
+                    BenchResult* result) const;
 
   // internal_workloads.cc: sluice's internals, bypassing the database.
   void DoMemComponentWrites(ThreadContext* t, const Workload& w, KVMemoryComponentDriver* driver);

@@ -14,10 +14,15 @@
 #include <leveldb/write_batch.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -223,6 +228,35 @@ class LevelDBEngine final : public KVEngine {
     return EngineStatus::NotSupported("LevelDB has no call to flush only the memtable");
   }
 
+  // LevelDB cannot be asked whether compaction is pending: inferred from "leveldb.stats". It
+  // compacts while L0 holds kL0_CompactionTrigger (4) files or a level L >= 1 holds more than
+  // 10^L MB (its fixed targets), so settled means neither holds and the stats (which change
+  // whenever a flush or compaction finishes) stayed the same for 2 s.
+  EngineStatus WaitForCompaction(std::string* how) override {
+    *how =
+        "inferred: leveldb.stats unchanged for 2 s, L0 below 4 files and each level below "
+        "LevelDB's size target";
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::hours(1);
+    std::string last;
+    auto quiet_since = Clock::now();
+    for (;;) {
+      std::string stats;
+      if (!db_->GetProperty("leveldb.stats", &stats)) {
+        return EngineStatus::Error("leveldb.stats is not available");
+      }
+      const auto now = Clock::now();
+      if (stats != last) {
+        last = stats;
+        quiet_since = now;
+      } else if (now - quiet_since >= std::chrono::seconds(2) && LevelsWithinTargets(stats)) {
+        return EngineStatus::OK();
+      }
+      if (now > deadline) return EngineStatus::Error("compaction still pending after an hour");
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+
   EngineStatus CompactAll() override {
     db_->CompactRange(nullptr, nullptr);
     return EngineStatus::OK();
@@ -236,6 +270,22 @@ class LevelDBEngine final : public KVEngine {
   }
 
  private:
+  // Whether the per-level rows of "leveldb.stats" ("level files size(MB) ...") are all below
+  // the sizes at which LevelDB starts a compaction.
+  static bool LevelsWithinTargets(const std::string& stats) {
+    std::istringstream lines(stats);
+    std::string line;
+    while (std::getline(lines, line)) {
+      int level = 0;
+      int files = 0;
+      double mb = 0;
+      if (std::sscanf(line.c_str(), "%d %d %lf", &level, &files, &mb) != 3) continue;
+      if (level == 0 && files >= 4) return false;
+      if (level >= 1 && mb >= 10.0 * std::pow(10.0, level - 1)) return false;
+    }
+    return true;
+  }
+
   // LevelDB has no disable_wal: only sync is passed on (see DescribeOptions).
   static leveldb::WriteOptions ToWriteOptions(const WriteMode& mode) {
     leveldb::WriteOptions w;

@@ -211,6 +211,19 @@ class RocksDBEngine final : public KVEngine {
     return FromRocks(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr));
   }
 
+  EngineStatus WaitForCompaction(std::string* how) override {
+    // RocksDB 7.8 has no DB::WaitForCompact (added in 8.x): its counters are polled instead.
+    const std::vector<std::string> names = {
+        "rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes",
+        "rocksdb.compaction-pending", "rocksdb.num-running-compactions"};
+    return WaitUntilCountersZero(names, how,
+                                 [this](const std::string& name) -> std::optional<uint64_t> {
+                                   uint64_t v = 0;
+                                   if (!db_->GetIntProperty(name, &v)) return std::nullopt;
+                                   return v;
+                                 });
+  }
+
   EngineStatus GetStats(std::string* stats) override {
     if (!db_->GetProperty("rocksdb.stats", stats)) {
       return EngineStatus::Error("rocksdb.stats is not available");

@@ -230,6 +230,23 @@ class SluiceEngine final : public KVEngine {
 
   EngineStatus CompactAll() override { return FromSluice(db_->CompactRange(nullptr, nullptr)); }
 
+  EngineStatus WaitForCompaction(std::string* how) override {
+    const std::vector<std::string> names = {
+        "sluice.mem-table-flush-pending", "sluice.num-running-flushes", "sluice.compaction-pending",
+        "sluice.num-running-compactions"};
+    return WaitUntilCountersZero(names, how,
+                                 [this](const std::string& name) -> std::optional<uint64_t> {
+                                   std::string v;
+                                   if (!db_->GetProperty(name, &v)) return std::nullopt;
+                                   return std::stoull(v);
+                                 });
+  }
+
+  EngineStatus ReadModifyWrite(std::string_view key, const ModifyFunction& modify,
+                               const WriteMode& mode) override {
+    return FromSluice(db_->ReadModifyWrite(ToWriteOptions(mode), ToSlice(key), modify, nullptr));
+  }
+
   EngineStatus GetStats(std::string* stats) override {
     if (!db_->GetProperty("sluice.stats", stats)) {
       return EngineStatus::Error("sluice.stats is not available");

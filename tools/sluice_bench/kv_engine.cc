@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <string>
+#include <thread>
 
 namespace sluice_bench {
 
@@ -35,6 +37,31 @@ bool ParseCompression(std::string_view name, CompressionKind* kind) {
   return false;
 }
 
+EngineStatus WaitUntilCountersZero(
+    const std::vector<std::string>& names, std::string* how,
+    const std::function<std::optional<uint64_t>(const std::string& name)>& read) {
+  *how = "polled until 0:";
+  for (const std::string& name : names) *how += (name == names.front() ? " " : ", ") + name;
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::hours(1);
+  int quiet_polls = 0;
+  while (quiet_polls < 2) {
+    bool quiet = true;
+    for (const std::string& name : names) {
+      const std::optional<uint64_t> v = read(name);
+      if (!v.has_value()) return EngineStatus::Error(fmt::format("cannot read {}", name));
+      quiet = quiet && *v == 0;
+    }
+    quiet_polls = quiet ? quiet_polls + 1 : 0;
+    if (quiet_polls == 2) break;
+    if (Clock::now() > deadline) {
+      return EngineStatus::Error("background work still pending after an hour");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return EngineStatus::OK();
+}
+
 EngineStatus KVEngine::Scan(std::string_view start, size_t limit,
                             std::vector<std::pair<std::string, std::string>>* result) {
   result->clear();
@@ -57,6 +84,16 @@ EngineStatus KVEngine::PutIfAbsent(std::string_view /*key*/, std::string_view /*
 
 EngineStatus KVEngine::Increment(std::string_view /*key*/, int64_t /*delta*/,
                                  const WriteMode& /*mode*/, int64_t* /*result*/) {
+  return NativeRmwSupport();
+}
+
+EngineStatus KVEngine::WaitForCompaction(std::string* /*how*/) {
+  return EngineStatus::NotSupported(
+      fmt::format("{} cannot tell whether compaction is pending", name()));
+}
+
+EngineStatus KVEngine::ReadModifyWrite(std::string_view /*key*/, const ModifyFunction& /*modify*/,
+                                       const WriteMode& /*mode*/) {
   return NativeRmwSupport();
 }
 

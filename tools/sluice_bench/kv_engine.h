@@ -13,7 +13,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -195,6 +197,13 @@ class KVBufferProbe {
   virtual size_t MemoryUsage() const = 0;
 };
 
+// WaitForCompaction's loop for engines with RocksDB's counters: polls read(name) for each name
+// every 100 ms until all are 0 on two polls in a row; an error if one cannot be read, or after
+// an hour. *how: "polled until 0: <names>".
+EngineStatus WaitUntilCountersZero(
+    const std::vector<std::string>& names, std::string* how,
+    const std::function<std::optional<uint64_t>(const std::string& name)>& read);
+
 // A store under test. Data calls are thread-safe once Open succeeded; Configure, Open, Close and
 // Destroy are called from one thread while no data call is running. Destroy every iterator
 // before Close.
@@ -243,12 +252,21 @@ class KVEngine {
   // Adds delta to the key's 8-byte little-endian counter (missing: 0); *result: the new value.
   virtual EngineStatus Increment(std::string_view key, int64_t delta, const WriteMode& mode,
                                  int64_t* result);
+  // Replaces the key's value by modify(current value, or nullptr if none) atomically; nullopt
+  // deletes it. modify may run more than once (on retries) and must have no other effect.
+  using ModifyFunction = std::function<std::optional<std::string>(const std::string* current)>;
+  virtual EngineStatus ReadModifyWrite(std::string_view key, const ModifyFunction& modify,
+                                       const WriteMode& mode);
 
   // Writes the memory component to disk and waits; NotSupported where the engine has no such
   // call.
   virtual EngineStatus Flush() = 0;
   // Compacts the whole key range.
   virtual EngineStatus CompactAll() = 0;
+  // Returns once the engine has no flush or compaction pending or running (db_bench's
+  // waitforcompaction); *how says how the engine was asked (e.g. which properties were polled).
+  // NotSupported by default.
+  virtual EngineStatus WaitForCompaction(std::string* how);
   // The text of stats_property().
   virtual EngineStatus GetStats(std::string* stats) = 0;
 

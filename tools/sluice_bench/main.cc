@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -53,6 +54,21 @@ void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngi
   fmt::print("File size:  {:.1f} MB (estimate)\n",
              (f.key_size + stored_value) * entries / 1048576.0);
   fmt::print("Latencies:  {}\n", f.histogram ? "histogram on" : "histogram off");
+  const bool ycsb = std::any_of(f.benchmarks.begin(), f.benchmarks.end(), [](const std::string& b) {
+    const BenchmarkSpec* spec = FindBenchmark(b);
+    return spec != nullptr && IsYcsb(spec->kind);
+  });
+  if (ycsb) {
+    fmt::print(
+        "YCSB:       recordcount {} (--num), operationcount {}, {} fields x {} bytes, keys "
+        "user<fnvhash64>, writeallfields {}, updates on sluice {}; per-operation latencies "
+        "always\n",
+        f.num,
+        f.ycsb_operationcount > 0 ? static_cast<uint64_t>(f.ycsb_operationcount)
+                                  : f.EffectiveReads(),
+        f.ycsb_fieldcount, f.ycsb_fieldlength, f.ycsb_writeallfields,
+        f.ycsb_native_rmw ? "through ReadModifyWrite" : "Get then Put");
+  }
 }
 
 int Main(int argc, char** argv) {
