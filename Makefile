@@ -20,6 +20,9 @@
 #   make bench-reads  point reads, sequential reads, seeks and scans under writes against
 #                     RocksDB and LevelDB (bench/read_experiments.sh, ~8 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
+#   make bench-scale  YCSB A-F at 20M and 50M records, a 10-minute sustained fill and the space
+#                     a 20M-key fill leaves (bench/scale_experiments.sh; hours: see
+#                     docs/benchmarks.md, "At scale")
 #   make bench-server sluice-server against redis-server under redis-benchmark (~4 minutes)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
@@ -33,7 +36,7 @@ CRASH_CYCLES ?= 6
 FUZZ_SECONDS ?= 300
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-reads bench-buffer bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-reads bench-buffer bench-scale bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -58,6 +61,9 @@ bench-reads: build
 
 bench-buffer: build
 	bench/buffer_experiments.sh
+
+bench-scale: build
+	bench/scale_experiments.sh
 
 bench-server: build
 	N=1000000 RUNS=5 bench/server_experiments.sh

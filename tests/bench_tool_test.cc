@@ -546,6 +546,71 @@ TEST_F(BenchRunnerTest, DurationRunsForThatLongInsteadOfACount) {
   EXPECT_GT(w[0].ops, 100u);  // not limited to --num
   EXPECT_GE(w[0].elapsed_seconds, 0.99);
   EXPECT_LT(w[0].elapsed_seconds, 1.5);
+  EXPECT_TRUE(w[0].intervals.empty());
+}
+
+TEST_F(BenchRunnerTest, StatsIntervalsReportEachIntervalsThroughput) {
+  flags_.duration = 3;
+  flags_.threads = 2;
+  flags_.stats_interval_seconds = 1;
+  const auto w = Run({"fillrandom"});
+  // Two or three full intervals in three seconds, depending on where the last sample falls.
+  ASSERT_GE(w[0].intervals.size(), 2u);
+  ASSERT_LE(w[0].intervals.size(), 3u);
+  double ops = 0;
+  for (size_t i = 0; i < w[0].intervals.size(); i++) {
+    const auto& p = w[0].intervals[i];
+    EXPECT_NEAR(p.end_seconds, static_cast<double>(i + 1), 0.3) << i;
+    EXPECT_GT(p.ops_per_sec, 0) << i;
+    ops += p.ops_per_sec;  // about one second each
+  }
+  EXPECT_LE(ops, static_cast<double>(w[0].ops) * 1.2);
+  EXPECT_NE(Output().find("  [interval]"), std::string::npos);
+}
+
+TEST_F(BenchRunnerTest, DiskReportCountsWrittenBytesSinceTheLastFreshDatabase) {
+  flags_.benchmarks = {"fillseq", "readrandom", "overwrite"};
+  BenchmarkRunner runner(flags_, &engine_, flags_.db + "/map", out_);
+  std::vector<BenchResult> results;
+  std::string error;
+  ASSERT_TRUE(runner.Run(&results, &error)) << error;
+  EXPECT_EQ(runner.disk().user_bytes_written, 2u * 1000u * (16 + 100));  // not the reads
+  EXPECT_FALSE(runner.disk().background_bytes_written.has_value());      // MapEngine cannot tell
+  flags_.benchmarks = {"fillseq", "fillrandom"};  // fillrandom starts a new database
+  BenchmarkRunner again(flags_, &engine_, flags_.db + "/map", out_);
+  ASSERT_TRUE(again.Run(&results, &error)) << error;
+  EXPECT_EQ(again.disk().user_bytes_written, 1000u * (16 + 100));
+  EXPECT_NE(Output().find("Disk: after close the directory holds"), std::string::npos);
+}
+
+TEST(BenchDiskTest, DirectoryIsMeasuredRecursivelyAndTheReportSaysWhatItKnows) {
+  const std::string dir = testing::TempDir() + "/bench_disk_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/lost");
+  auto write = [&](const std::string& name, size_t bytes) {
+    std::FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(std::string(bytes, 'x').data(), 1, bytes, f);
+    std::fclose(f);
+  };
+  write("000012.sst", 1000);
+  write("000013.ldb", 500);
+  write("LOG", 30);
+  write("lost/000007.sst", 200);
+  BenchmarkRunner::DiskReport d;
+  MeasureDirectory(dir, &d);
+  EXPECT_EQ(d.files_after_close, 4u);
+  EXPECT_EQ(d.bytes_after_close, 1730u);
+  EXPECT_EQ(d.table_files_after_close, 3u);
+  EXPECT_EQ(FormatDiskReport(d),
+            "Disk: after close the directory holds 0.0 MiB in 4 files (3 table files)");
+  d.background_bytes_written = 3 << 20;
+  d.user_bytes_written = 2 << 20;
+  EXPECT_EQ(FormatDiskReport(d),
+            "Disk: flushes and compactions wrote 3.0 MiB since open (write amplification 1.50 "
+            "over 2.0 MiB of keys and values); after close the directory holds 0.0 MiB in 4 "
+            "files (3 table files)");
+  std::filesystem::remove_all(dir);
 }
 
 // cLSM's workloads (clsm_workloads.cc). MapEngine's Get and Put are each atomic but has no

@@ -181,6 +181,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--duration", f.duration,
                  "Seconds to run each benchmark for instead of a count of operations (0: off)")
       ->check(CLI::Range(0, 365 * 24 * 3600));
+  app.add_option("--stats_interval_seconds", f.stats_interval_seconds,
+                 "Print (and keep in the JSON) the throughput of every interval of this many "
+                 "seconds (0: none)")
+      ->check(CLI::Range(0, 24 * 3600));
   app.add_option("--seed", f.seed, "Base seed of the random key sequences");
   app.add_option("--hot_op_fraction", f.hot_op_fraction,
                  "readupdate_skewed, readskewed: share of the operations on the hot keys")

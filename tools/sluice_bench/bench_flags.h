@@ -36,6 +36,9 @@ struct BenchFlags {
   bool histogram = false;
   // Seconds per benchmark; 0 means run --num (or --reads) operations.
   int duration = 0;
+  // If > 0, the throughput of every interval of this many seconds is printed while a benchmark
+  // runs and kept in its result (db_bench's flag of the same name).
+  int stats_interval_seconds = 0;
   uint64_t seed = 0;
   // readupdate_skewed: the share of operations on the hot keys, and the hot keys' share of the
   // key space.

@@ -37,6 +37,12 @@ struct BenchResult {
   uint64_t found = 0;
   // Extra text after the rates, e.g. "(632000 of 1000000 found)".
   std::string message;
+  // --stats_interval_seconds: the throughput of each full interval since the start.
+  struct Interval {
+    double end_seconds;  // since the benchmark started
+    double ops_per_sec;
+  };
+  std::vector<Interval> intervals;
   // Lines printed after the report line (ycsb_*: latencies per operation type).
   std::string details;
   // Named numbers besides the rates (e.g. "membuffer_pct"), in the JSON only.

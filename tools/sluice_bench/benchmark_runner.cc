@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <latch>
 #include <memory>
@@ -85,6 +86,9 @@ bool BenchmarkRunner::Run(std::vector<BenchResult>* results, std::string* error)
     ok = RunBenchmark(*spec, i, &result, error);
     if (!ok) break;
     if (spec->kind == BenchKind::kStats) continue;
+    if (!result.skipped && (result.op_label == "write" || result.op_label == "insert")) {
+      disk_.user_bytes_written += result.bytes;
+    }
     fmt::print(out_, "{}\n", FormatReportLine(result));
     if (!result.details.empty()) fmt::print(out_, "{}", result.details);
     const std::string latency = FormatLatencyReport(result);
@@ -92,12 +96,47 @@ bool BenchmarkRunner::Run(std::vector<BenchResult>* results, std::string* error)
     std::fflush(out_);
     results->push_back(std::move(result));
   }
+  disk_.background_bytes_written = engine_->BackgroundBytesWritten();
   EngineStatus closed = engine_->Close();
+  MeasureDirectory(db_path_, &disk_);
+  fmt::print(out_, "{}\n", FormatDiskReport(disk_));
   if (ok && !closed.ok()) {
     *error = fmt::format("close failed: {}", closed.message());
     ok = false;
   }
   return ok;
+}
+
+void MeasureDirectory(const std::string& dir, BenchmarkRunner::DiskReport* disk) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    disk->files_after_close++;
+    disk->bytes_after_close += it->file_size(ec);
+    const std::string ext = it->path().extension().string();
+    if (ext == ".sst" || ext == ".ldb") disk->table_files_after_close++;
+  }
+}
+
+std::string FormatDiskReport(const BenchmarkRunner::DiskReport& d) {
+  std::string line = "Disk: ";
+  if (d.background_bytes_written.has_value()) {
+    line += fmt::format("flushes and compactions wrote {:.1f} MiB since open",
+                        static_cast<double>(*d.background_bytes_written) / 1048576.0);
+    if (d.user_bytes_written > 0) {
+      line += fmt::format(" (write amplification {:.2f} over {:.1f} MiB of keys and values)",
+                          static_cast<double>(*d.background_bytes_written) /
+                              static_cast<double>(d.user_bytes_written),
+                          static_cast<double>(d.user_bytes_written) / 1048576.0);
+    }
+    line += "; ";
+  }
+  line += fmt::format("after close the directory holds {:.1f} MiB in {} files ({} table files)",
+                      static_cast<double>(d.bytes_after_close) / 1048576.0, d.files_after_close,
+                      d.table_files_after_close);
+  return line;
 }
 
 BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spec) const {
@@ -154,6 +193,7 @@ bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, Be
       result->skip_reason = "it needs a new database and --use_existing_db is set";
       return true;
     }
+    disk_.user_bytes_written = 0;  // the engine's counters restart with the new database
     if (!fresh_) {
       EngineStatus s = Reopen(/*destroy=*/true);
       if (!s.ok()) {
@@ -347,6 +387,12 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     });
   }
   start.arrive_and_wait();
+  std::vector<BenchResult::Interval> intervals;
+  if (flags_.stats_interval_seconds > 0) {
+    std::vector<const ThreadStats*> measured;
+    for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
+    SampleIntervals(measured, readers_left, &intervals);
+  }
   for (std::thread& t : threads) t.join();
 
   for (const auto& ctx : contexts) {
@@ -358,6 +404,7 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   std::vector<const ThreadStats*> measured;
   for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
   *result = MergeThreadStats(spec.name, spec.op_label, measured);
+  result->intervals = std::move(intervals);
   if (w.kind == BenchKind::kReadRandom || w.kind == BenchKind::kReadMissing ||
       w.kind == BenchKind::kSeekRandom || w.kind == BenchKind::kReadWhileWriting ||
       w.kind == BenchKind::kReadSkewed) {
@@ -381,6 +428,31 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     if (!note.empty()) result->message += (result->message.empty() ? "" : " ") + note;
   }
   return true;
+}
+
+void BenchmarkRunner::SampleIntervals(const std::vector<const ThreadStats*>& threads,
+                                      const std::atomic<int>& running,
+                                      std::vector<BenchResult::Interval>* intervals) {
+  const uint64_t interval_ns = static_cast<uint64_t>(flags_.stats_interval_seconds) * 1000000000ULL;
+  const uint64_t start = NowNanos();
+  uint64_t next = start + interval_ns;
+  uint64_t last_ops = 0;
+  while (running.load(std::memory_order_relaxed) > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const uint64_t now = NowNanos();
+    if (now < next) continue;
+    uint64_t ops = 0;
+    for (const ThreadStats* t : threads) ops += t->progress();
+    const double seconds = static_cast<double>(now - (next - interval_ns)) * 1e-9;
+    const BenchResult::Interval point{static_cast<double>(now - start) * 1e-9,
+                                      static_cast<double>(ops - last_ops) / seconds};
+    intervals->push_back(point);
+    fmt::print(out_, "  [interval] {:8.1f} s: {:.0f} ops/sec\n", point.end_seconds,
+               point.ops_per_sec);
+    std::fflush(out_);
+    last_ops = ops;
+    next = now + interval_ns;
+  }
 }
 
 void BenchmarkRunner::DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* r) const {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,25 @@ class BenchmarkRunner {
   // The engine must be configured and closed; db_path is its directory. Reports go to `out`.
   BenchmarkRunner(const BenchFlags& flags, KVEngine* engine, std::string db_path, std::FILE* out);
 
+  // What Run found when it closed the database: the disk side of the run.
+  struct DiskReport {
+    // Written by flushes and compactions since the database was last opened (nullopt: the
+    // engine cannot tell).
+    std::optional<uint64_t> background_bytes_written;
+    // Keys and values the write benchmarks (op label "write" or "insert") wrote since then.
+    uint64_t user_bytes_written = 0;
+    // The directory after Close: bytes and files, and of those the table files (*.sst, *.ldb).
+    uint64_t bytes_after_close = 0;
+    uint64_t files_after_close = 0;
+    uint64_t table_files_after_close = 0;
+  };
+
   // Opens the database (destroying an old one unless --use_existing_db), runs each benchmark
   // in order, printing its report, and closes it. On an engine error, stops and returns false
   // with *error set; *results holds the benchmarks that completed.
   bool Run(std::vector<BenchResult>* results, std::string* error);
+  // After Run.
+  const DiskReport& disk() const { return disk_; }
 
  private:
   // What one benchmark does per thread.
@@ -94,6 +110,11 @@ class BenchmarkRunner {
   // reason) or failed (*error set, *ok = false).
   static bool StopsBenchmark(const EngineStatus& s, std::string_view name, BenchResult* result,
                              std::string* error, bool* ok);
+  // --stats_interval_seconds: from the caller's thread, while `running` (threads not yet
+  // finished) is above 0, samples the threads' progress at every interval.
+  void SampleIntervals(const std::vector<const ThreadStats*>& threads,
+                       const std::atomic<int>& running,
+                       std::vector<BenchResult::Interval>* intervals);
   // The message and metrics of a mixed workload (writeonly, readupdate_skewed, updatescan).
   void DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* result) const;
 
@@ -149,7 +170,13 @@ class BenchmarkRunner {
   std::FILE* out_;
   // The open database holds nothing written since it was created.
   bool fresh_ = false;
+  DiskReport disk_;
 };
+
+// Adds up the files under dir (recursively) into *disk's *_after_close fields.
+void MeasureDirectory(const std::string& dir, BenchmarkRunner::DiskReport* disk);
+// "Disk: flushes and compactions wrote ... after close the directory holds ...".
+std::string FormatDiskReport(const BenchmarkRunner::DiskReport& disk);
 
 }  // namespace sluice_bench
 

@@ -257,6 +257,25 @@ class LevelDBEngine final : public KVEngine {
     }
   }
 
+  // The Write(MB) column of "leveldb.stats" summed over the levels (L0's is the flushes);
+  // whole megabytes per level.
+  std::optional<uint64_t> BackgroundBytesWritten() override {
+    std::string stats;
+    if (!db_->GetProperty("leveldb.stats", &stats)) return std::nullopt;
+    std::istringstream lines(stats);
+    std::string line;
+    double mb = 0;
+    while (std::getline(lines, line)) {
+      int level = 0, files = 0;
+      double size = 0, seconds = 0, read = 0, write = 0;
+      if (std::sscanf(line.c_str(), "%d %d %lf %lf %lf %lf", &level, &files, &size, &seconds, &read,
+                      &write) == 6) {
+        mb += write;
+      }
+    }
+    return static_cast<uint64_t>(mb * 1048576.0);
+  }
+
   EngineStatus CompactAll() override {
     db_->CompactRange(nullptr, nullptr);
     return EngineStatus::OK();

@@ -14,6 +14,7 @@
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -222,6 +223,15 @@ class RocksDBEngine final : public KVEngine {
                                    if (!db_->GetIntProperty(name, &v)) return std::nullopt;
                                    return v;
                                  });
+  }
+
+  // The compaction statistics' Sum row, whose L0 part is the flushes.
+  std::optional<uint64_t> BackgroundBytesWritten() override {
+    std::map<std::string, std::string> stats;
+    if (!db_->GetMapProperty(rocksdb::DB::Properties::kCFStats, &stats)) return std::nullopt;
+    const auto it = stats.find("compaction.Sum.WriteGB");
+    if (it == stats.end()) return std::nullopt;
+    return static_cast<uint64_t>(std::stod(it->second) * 1073741824.0);
   }
 
   EngineStatus GetStats(std::string* stats) override {

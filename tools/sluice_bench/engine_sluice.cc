@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -240,6 +241,23 @@ class SluiceEngine final : public KVEngine {
                                    if (!db_->GetProperty(name, &v)) return std::nullopt;
                                    return std::stoull(v);
                                  });
+  }
+
+  std::optional<uint64_t> BackgroundBytesWritten() override {
+    std::string counters;
+    if (!db_->GetProperty("sluice.io-counters", &counters)) return std::nullopt;
+    uint64_t total = 0;
+    std::istringstream in(counters);
+    std::string field;
+    while (in >> field) {
+      const size_t eq = field.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string name = field.substr(0, eq);
+      if (name == "flush_bytes" || name == "compaction_bytes_written") {
+        total += std::stoull(field.substr(eq + 1));
+      }
+    }
+    return total;
   }
 
   EngineStatus ReadModifyWrite(std::string_view key, const ModifyFunction& modify,

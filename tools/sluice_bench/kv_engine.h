@@ -269,6 +269,9 @@ class KVEngine {
   virtual EngineStatus WaitForCompaction(std::string* how);
   // The text of stats_property().
   virtual EngineStatus GetStats(std::string* stats) = 0;
+  // Bytes the engine's flushes and compactions have written to table files since Open (the
+  // numerator of write amplification); nullopt where the engine cannot tell.
+  virtual std::optional<uint64_t> BackgroundBytesWritten() { return std::nullopt; }
 
   // Engine-specific cumulative counters since Open (sluice: its FloDB statistics); none by
   // default. The runner reads them before and after each benchmark.

@@ -130,7 +130,9 @@ int Main(int argc, char** argv) {
     std::fflush(stdout);
     BenchmarkRunner runner(flags, engine, run.db_path, stdout);
     std::string error;
-    if (!runner.Run(&run.results, &error)) {
+    const bool ran = runner.Run(&run.results, &error);
+    run.disk = runner.disk();
+    if (!ran) {
       run.ok = false;
       run.error = error;
       all_ok = false;

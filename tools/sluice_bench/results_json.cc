@@ -37,6 +37,13 @@ json BenchResultToJson(const BenchResult& r) {
     j["found"] = r.found;
   }
   if (!r.message.empty()) j["message"] = r.message;
+  if (!r.intervals.empty()) {
+    json points = json::array();
+    for (const BenchResult::Interval& i : r.intervals) {
+      points.push_back({{"end_seconds", i.end_seconds}, {"ops_per_sec", i.ops_per_sec}});
+    }
+    j["intervals"] = std::move(points);
+  }
   if (!r.metrics.empty()) {
     json m = json::object();
     for (const auto& [name, value] : r.metrics) m[name] = value;
@@ -108,6 +115,18 @@ json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
     json benchmarks = json::array();
     for (const BenchResult& r : run.results) benchmarks.push_back(BenchResultToJson(r));
     e["benchmarks"] = std::move(benchmarks);
+    json disk = {{"user_bytes_written", run.disk.user_bytes_written},
+                 {"bytes_after_close", run.disk.bytes_after_close},
+                 {"files_after_close", run.disk.files_after_close},
+                 {"table_files_after_close", run.disk.table_files_after_close}};
+    if (run.disk.background_bytes_written.has_value()) {
+      disk["background_bytes_written"] = *run.disk.background_bytes_written;
+      if (run.disk.user_bytes_written > 0) {
+        disk["write_amplification"] = static_cast<double>(*run.disk.background_bytes_written) /
+                                      static_cast<double>(run.disk.user_bytes_written);
+      }
+    }
+    e["disk"] = std::move(disk);
     engines.push_back(std::move(e));
   }
   doc["engines"] = std::move(engines);

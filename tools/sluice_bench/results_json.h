@@ -14,6 +14,7 @@
 
 #include "sluice_bench/bench_flags.h"
 #include "sluice_bench/bench_result.h"
+#include "sluice_bench/benchmark_runner.h"
 #include "sluice_bench/kv_engine.h"
 
 namespace sluice_bench {
@@ -25,6 +26,8 @@ struct EngineRun {
   std::string db_path;
   std::vector<OptionRow> options;
   std::vector<BenchResult> results;
+  // The directory and background writes when the run closed the database.
+  BenchmarkRunner::DiskReport disk;
   // False if an engine error stopped the engine's run; see error.
   bool ok = true;
   std::string error;

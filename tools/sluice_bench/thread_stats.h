@@ -2,11 +2,13 @@
 //
 // Wall-clock start and finish, operations, bytes moved, lookups that found their key, and (with
 // --histogram) the latency of each operation or batch. Owned by one thread; merged into a
-// BenchResult after the threads have joined.
+// BenchResult after the threads have joined. Only progress() may be read while the thread
+// runs (the --stats_interval_seconds sampler).
 
 #ifndef SLUICE_BENCH_THREAD_STATS_H_
 #define SLUICE_BENCH_THREAD_STATS_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "sluice_bench/histogram.h"
@@ -30,7 +32,12 @@ class ThreadStats {
     if (measure_latency_) latency_.Record(NowNanos() - op_start);
     ops_ += ops;
     bytes_ += bytes;
+    // relaxed: a monotonic count for the sampler, which needs no other data with it. One writer,
+    // so a plain store (no read-modify-write) suffices.
+    progress_.store(ops_, std::memory_order_relaxed);
   }
+  // Operations finished so far; safe to read from another thread.
+  uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
   void AddLookups(uint64_t lookups, uint64_t found) {
     lookups_ += lookups;
     found_ += found;
@@ -53,6 +60,7 @@ class ThreadStats {
   uint64_t bytes_ = 0;
   uint64_t lookups_ = 0;
   uint64_t found_ = 0;
+  std::atomic<uint64_t> progress_{0};
   LatencyHistogram latency_;
 };
 
