@@ -6,29 +6,13 @@
 #include <new>
 #include <utility>
 
+#include "util/asan.h"
 #include "util/epoch.h"
 #include "util/huge_pages.h"
 #include "util/mutex.h"
 #include "util/spin_wait.h"
 #include "util/thread_annotations.h"
 #include "util/thread_slot.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SLUICE_POOL_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SLUICE_POOL_ASAN 1
-#endif
-#endif
-
-#ifdef SLUICE_POOL_ASAN
-#include <sanitizer/asan_interface.h>
-#define SLUICE_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define SLUICE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define SLUICE_POISON(p, n) ((void)(p), (void)(n))
-#define SLUICE_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 namespace sluice {
 
@@ -59,7 +43,7 @@ void ReturnBatch(void* p) {
   EpochPool::Depot& depot = *batch->depot;
   MutexLock l(&depot.mu);
   for (const EpochPool::Retired& r : batch->records) {
-    SLUICE_POISON(r.p, ClassBytes(r.size_class));
+    SLUICE_ASAN_POISON(r.p, ClassBytes(r.size_class));
     depot.free[r.size_class].push_back(r.p);
   }
   depot.free_records.fetch_add(batch->records.size(), std::memory_order_relaxed);
@@ -146,7 +130,7 @@ void* EpochPool::Allocate(size_t size) {
     p = Carve(&c, ClassBytes(cls));
   }
   Unlock(&c);
-  SLUICE_UNPOISON(p, ClassBytes(cls));
+  SLUICE_ASAN_UNPOISON(p, ClassBytes(cls));
   return p;
 }
 
@@ -184,7 +168,7 @@ void EpochPool::Free(void* p, size_t size) {
     return;
   }
   const size_t cls = ClassOf(size);
-  SLUICE_POISON(p, ClassBytes(cls));
+  SLUICE_ASAN_POISON(p, ClassBytes(cls));
   Cache& c = MyCache();
   Lock(&c);
   c.free[cls].push_back(p);

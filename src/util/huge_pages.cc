@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <new>
 
+#include "util/asan.h"
+
 namespace sluice {
 
 HugePageBuffer AllocateHugePageBuffer(size_t bytes) {
@@ -25,6 +27,9 @@ HugePageBuffer AllocateHugePageBuffer(size_t bytes) {
   const uintptr_t end = aligned + bytes;
   if (start + mapped > end) munmap(reinterpret_cast<void*>(end), start + mapped - end);
   char* p = reinterpret_cast<char*>(aligned);
+  // A fresh mapping may sit where poisoned memory was unmapped (ASan keeps the poison of
+  // addresses, not of mappings): it must start addressable.
+  SLUICE_ASAN_UNPOISON(p, bytes);
   madvise(p, bytes, MADV_HUGEPAGE);  // a hint; ordinary pages if declined
   return HugePageBuffer(p, HugePageDeleter{bytes});
 }
@@ -34,6 +39,7 @@ void HugePageDeleter::operator()(char* p) const {
   if (mapped_bytes == 0) {
     ::operator delete[](p, std::align_val_t(kCacheLineSize));
   } else {
+    SLUICE_ASAN_UNPOISON(p, mapped_bytes);  // no poison left behind at these addresses
     munmap(p, mapped_bytes);
   }
 }
