@@ -262,17 +262,8 @@ class LevelDBEngine final : public KVEngine {
   std::optional<uint64_t> BackgroundBytesWritten() override {
     std::string stats;
     if (!db_->GetProperty("leveldb.stats", &stats)) return std::nullopt;
-    std::istringstream lines(stats);
-    std::string line;
     double mb = 0;
-    while (std::getline(lines, line)) {
-      int level = 0, files = 0;
-      double size = 0, seconds = 0, read = 0, write = 0;
-      if (std::sscanf(line.c_str(), "%d %d %lf %lf %lf %lf", &level, &files, &size, &seconds, &read,
-                      &write) == 6) {
-        mb += write;
-      }
-    }
+    for (const LevelRow& row : LevelRows(stats)) mb += row.write_mb;
     return static_cast<uint64_t>(mb * 1048576.0);
   }
 
@@ -289,18 +280,33 @@ class LevelDBEngine final : public KVEngine {
   }
 
  private:
-  // Whether the per-level rows of "leveldb.stats" ("level files size(MB) ...") are all below
-  // the sizes at which LevelDB starts a compaction.
-  static bool LevelsWithinTargets(const std::string& stats) {
+  // A per-level row of "leveldb.stats": "level files size(MB) time(sec) read(MB) write(MB)".
+  struct LevelRow {
+    int level = 0;
+    int files = 0;
+    double size_mb = 0;
+    double write_mb = 0;
+  };
+  static std::vector<LevelRow> LevelRows(const std::string& stats) {
+    std::vector<LevelRow> rows;
     std::istringstream lines(stats);
     std::string line;
     while (std::getline(lines, line)) {
-      int level = 0;
-      int files = 0;
-      double mb = 0;
-      if (std::sscanf(line.c_str(), "%d %d %lf", &level, &files, &mb) != 3) continue;
-      if (level == 0 && files >= 4) return false;
-      if (level >= 1 && mb >= 10.0 * std::pow(10.0, level - 1)) return false;
+      LevelRow r;
+      double seconds = 0, read_mb = 0;
+      if (std::sscanf(line.c_str(), "%d %d %lf %lf %lf %lf", &r.level, &r.files, &r.size_mb,
+                      &seconds, &read_mb, &r.write_mb) == 6) {
+        rows.push_back(r);
+      }
+    }
+    return rows;
+  }
+
+  // Whether every level is below the sizes at which LevelDB starts a compaction.
+  static bool LevelsWithinTargets(const std::string& stats) {
+    for (const LevelRow& r : LevelRows(stats)) {
+      if (r.level == 0 && r.files >= 4) return false;
+      if (r.level >= 1 && r.size_mb >= 10.0 * std::pow(10.0, r.level - 1)) return false;
     }
     return true;
   }

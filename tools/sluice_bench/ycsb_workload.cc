@@ -2,8 +2,10 @@
 
 #include "sluice_bench/ycsb_workload.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <numeric>
 
 namespace sluice_bench {
 namespace {
@@ -60,6 +62,8 @@ YcsbRun::YcsbRun(const YcsbWorkload& workload, const YcsbSettings& settings)
     : workload_(workload),
       settings_(settings),
       distribution_(settings.requestdistribution.value_or(workload.requestdistribution)),
+      proportion_sum_(
+          std::accumulate(workload.proportions.begin(), workload.proportions.end(), 0.0)),
       maxscanlength_(settings.maxscanlength > 0 ? settings.maxscanlength : workload.maxscanlength),
       // CoreWorkload: expectednewkeys = (int) (opcount * insertproportion * 2.0).
       zipfian_max_(
@@ -86,8 +90,7 @@ YcsbRun::Chooser::Chooser(YcsbRun* run) : run_(run) {
 // order CoreWorkload adds them (READ, UPDATE, INSERT, SCAN, READMODIFYWRITE).
 YcsbOp YcsbRun::Chooser::NextOp(Random64* rnd) const {
   const auto& weights = run_->workload_.proportions;
-  double sum = 0;
-  for (double w : weights) sum += w;
+  const double sum = run_->proportion_sum_;
   double val = UniformDouble(rnd);
   size_t last = 0;
   for (size_t i = 0; i < weights.size(); i++) {

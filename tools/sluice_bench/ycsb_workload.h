@@ -104,6 +104,8 @@ class YcsbRun {
   const YcsbWorkload workload_;
   const YcsbSettings settings_;
   const YcsbDistribution distribution_;
+  // The proportions' sum, by which NextOp normalises them.
+  const double proportion_sum_;
   const int maxscanlength_;
   // CoreWorkload: the zipfian chooser's upper bound, recordcount + expectednewkeys.
   const uint64_t zipfian_max_;
