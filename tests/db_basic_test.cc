@@ -599,6 +599,11 @@ TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
       {"max_background_jobs", [](Options* o) { o->max_background_jobs = 0; }},
       {"level0_stop_writes_trigger", [](Options* o) { o->level0_stop_writes_trigger = 1; }},
       {"level0_idle_compaction_ms", [](Options* o) { o->level0_idle_compaction_ms = -1; }},
+      {"hard_pending_compaction_bytes_limit",
+       [](Options* o) {
+         o->soft_pending_compaction_bytes_limit = 2 << 20;
+         o->hard_pending_compaction_bytes_limit = 1 << 20;  // a stop below the slowdown
+       }},
       {"compression", [](Options* o) { o->compression = static_cast<CompressionType>(9); }},
       {"level0_compression",
        [](Options* o) { o->level0_compression = static_cast<CompressionType>(7); }},

@@ -119,6 +119,10 @@ class DB {
   //   "sluice.mem-table-flush-pending" 1 if an immutable memory component awaits its flush
   //   (these four as RocksDB's "rocksdb.*" of the same names: all 0 once background work has
   //   settled)
+  //   "sluice.estimate-pending-compaction-bytes" the compaction debt the stall policy compares
+  //                                   with Options::soft/hard_pending_compaction_bytes_limit
+  //   "sluice.actual-delayed-write-rate" bytes/s writes are paced to (0 unless slowed)
+  //   "sluice.is-write-stopped"       1 while writes wait for compaction (a stop trigger)
   virtual bool GetProperty(const Slice& property, std::string* value) = 0;
 
   // Waits for background work to stop, syncs the WAL and releases the directory lock.

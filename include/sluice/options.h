@@ -115,10 +115,12 @@ struct Options {
   int bloom_bits_per_key = 10;
   // Compression of the files compactions write (level 1 and below).
   CompressionType compression = CompressionType::kSnappy;
-  // Compression of the level-0 files flushes write. None by default: an L0 file lives until
-  // the next L0 compaction (seconds under writes) and is read by every Get and seek meanwhile,
-  // so compressing it costs the flush and each block read CPU to save little space for a
-  // short time; the compaction into L1 compresses it with `compression`.
+  // Compression of the level-0 files flushes write while L0 holds fewer than
+  // level0_file_num_compaction_trigger files. None by default: such a file lives until the
+  // next L0 compaction (seconds under writes) and is read by every Get and seek meanwhile, so
+  // compressing it costs the flush and each block read CPU to save little space for a short
+  // time; the compaction into L1 compresses it with `compression`. A flush into a backlog (L0
+  // at or above the trigger: the file will wait longer) uses `compression`.
   CompressionType level0_compression = CompressionType::kNone;
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;
@@ -129,10 +131,20 @@ struct Options {
   int num_levels = 7;
   // Number of L0 files that triggers an L0 -> L1 compaction.
   int level0_file_num_compaction_trigger = 4;
-  // Number of L0 files at which each write is delayed by 1 ms (to let compaction catch up).
+  // The stall policy (RocksDB's triggers; docs/design.md "Write stalls"). Number of L0 files
+  // at which writes are paced: the rate starts from the one writes ran at and falls as L0 grows
+  // towards the stop trigger, to 1/16 of it there.
   int level0_slowdown_writes_trigger = 20;
   // Number of L0 files at which writes wait until compaction brings it below.
   int level0_stop_writes_trigger = 36;
+  // Compaction debt (bytes compactions must still rewrite to bring every level within its
+  // target; GetProperty("sluice.estimate-pending-compaction-bytes")) at which writes are paced,
+  // the rate falling as the debt grows towards the hard limit. 0: no such slowdown.
+  uint64_t soft_pending_compaction_bytes_limit = 64ull << 30;
+  // Compaction debt at which writes wait until compaction brings it below. 0: no such stop.
+  uint64_t hard_pending_compaction_bytes_limit = 256ull << 30;
+  // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
+  uint64_t delayed_write_rate = 0;
   // Once no write has been applied for this many milliseconds, level 0 is compacted into
   // level 1 even below level0_file_num_compaction_trigger: batching L0 files only saves work
   // while more flushes come, and every read pays for each L0 file (a filter probe per Get, a

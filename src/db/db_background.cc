@@ -25,6 +25,7 @@
 #include "util/epoch.h"
 #include "util/kill_point.h"
 #include "util/logging.h"
+#include "util/sync_point.h"
 #include "util/thread_name.h"
 #include "version/level_iterator.h"
 
@@ -65,6 +66,22 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
   for (size_t i = 0; i < imms.size(); i++) {
     assert(imms[i] != nullptr);
     assert(imms[i]->log_number < (i == 0 ? mem : imms[i - 1])->log_number);
+  }
+  // The stall policy looks at every new tree (the pending bytes change only with the Version,
+  // but an install is rare enough to recompute them: a few hundred files summed).
+  WriteController::Inputs in;
+  in.l0_files = version->NumFiles(0);
+  in.pending_compaction_bytes = versions_->picker().EstimatePendingBytes(*version);
+  in.bytes_written = DBStats::Get(stats_.user_bytes_written);
+  in.now_micros = env_->NowMicros();
+  const WriteController::State before = write_controller_.state();
+  write_controller_.Update(in);
+  if (write_controller_.state() != before) {
+    static constexpr const char* kNames[] = {"normal", "delayed", "stopped"};
+    Log(info_log_.get(), "writes {}: {} L0 files, {} pending compaction, rate {}/s",
+        kNames[static_cast<int>(write_controller_.state())], in.l0_files,
+        HumanBytes(in.pending_compaction_bytes),
+        HumanBytes(write_controller_.delayed_write_rate()));
   }
   auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
   // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
@@ -164,6 +181,15 @@ Status DBImpl::FlushOldestImmutable() {
   assert(flush_running_);  // one flush at a time: only it removes immutable components
   assert(!CurrentSuperVersion()->imms.empty());
   std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion()->imms.back();
+  // A backlog: L0 already holds a compaction's worth of files, or an L0 compaction is running
+  // (it took its inputs already). Either way this file waits for more than the next L0
+  // compaction to start, so it is compressed like the levels below; otherwise it is compacted
+  // soon, and level0_compression (none) saves the flush and the reads meanwhile the CPU.
+  const FileList& level0 = CurrentSuperVersion()->version->files(0);
+  const bool backlog =
+      static_cast<int>(level0.size()) >= options_.level0_file_num_compaction_trigger ||
+      std::any_of(level0.begin(), level0.end(), [](const auto& f) { return f->being_compacted; });
+  const CompressionType compression = backlog ? options_.compression : options_.level0_compression;
   mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them.
@@ -178,7 +204,7 @@ Status DBImpl::FlushOldestImmutable() {
   }
   VersionEdit edit;
   uint64_t bytes = 0;
-  Status s = WriteLevel0Table(imm->component.get(), &edit, &bytes);
+  Status s = WriteLevel0Table(imm->component.get(), compression, &edit, &bytes);
   mutex_.Lock();
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.table_written");
@@ -220,6 +246,7 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   }
   const std::string summary = c->Summary();
   mutex_.Unlock();
+  TEST_SYNC_POINT("DBImpl::RunCompaction:Begin");  // a merge is about to start, without mutex_
   Log(info_log_.get(), "compacting {}", summary);
 
   ReadOptions ro;
@@ -272,9 +299,11 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   level_stats.bytes_read += c->InputBytes();
   level_stats.bytes_written += result.bytes_written;
   level_stats.micros += env_->NowMicros() - start;
-  Log(info_log_.get(), "compacted {}: {} entries in, {} out, {} dropped, {} written; {}", summary,
-      result.entries_read, result.entries_written, result.entries_dropped,
-      HumanBytes(result.bytes_written), versions_->LevelSummary());
+  Log(info_log_.get(),
+      "compacted {}: {} entries in, {} out, {} dropped, {} written; {}; {} pending compaction",
+      summary, result.entries_read, result.entries_written, result.entries_dropped,
+      HumanBytes(result.bytes_written), versions_->LevelSummary(),
+      HumanBytes(write_controller_.pending_compaction_bytes()));
   DeleteObsoleteFiles();
   return Status::OK();
 }

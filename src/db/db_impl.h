@@ -31,6 +31,7 @@
 #include "db/sequence_oracle.h"
 #include "db/snapshot_list.h"
 #include "db/super_version.h"
+#include "db/write_controller.h"
 #include "db/write_stamps.h"
 #include "memory/memory_component_factory.h"
 #include "sluice/db.h"
@@ -102,7 +103,9 @@ class DBImpl final : public DB {
   // is damage (see the recovery policy in db_open.cc).
   Status ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem, VersionEdit* edit,
                        SequenceNumber* last_replayed, SequenceNumber* max_sequence);
-  Status WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes);
+  // Writes mem's entries to new L0 file(s), compressed with `compression`, added to *edit.
+  Status WriteLevel0Table(MemoryComponent* mem, CompressionType compression, VersionEdit* edit,
+                          uint64_t* bytes);
   Status CheckVersionFiles() EXCLUDES(mutex_);
   Status NewLoggedComponent(std::shared_ptr<LoggedComponent>* result);
   // versions_->NewFileNumber(), which any thread may call without mutex_ (it is atomic).
@@ -144,8 +147,9 @@ class DBImpl final : public DB {
   // (the section ends with w, or with w->section.Leave()). *retry true: the component was full
   // (switched) or sealed (the switch awaited); nothing is held, start over. An error: nothing
   // is held.
-  // First the stall policy: with too many L0 files it waits (WaitForRoom) and asks for a retry.
-  // *delayed: whether this write was delayed already (it is delayed once at most).
+  // First the stall policy (write_controller_): a stopped write waits (WaitForRoom) and asks
+  // for a retry; a delayed one sleeps its share of the paced rate, once (*delayed: whether this
+  // write was delayed already).
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
                           bool* retry, bool* delayed);
   // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
@@ -158,9 +162,9 @@ class DBImpl final : public DB {
   // it is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
   // from ReserveOnCurrent, its section still held.
   Status CompleteWrite(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w);
-  // The stall policy's waits, for a write that found l0_files L0 files: until L0 is below the
-  // stop trigger, or 1 ms once (slowdown). Sets *delayed.
-  Status WaitForRoom(int l0_files, bool* delayed);
+  // The stall policy's waits for a write of `bytes`: until the controller is no longer
+  // stopped, or the write's share of the paced rate (once). Sets *delayed.
+  Status WaitForRoom(uint64_t bytes, bool* delayed);
   // The stall policy's wait: waits on bg_cv_ while stalled() holds, counting the stall in
   // *stalls and *micros. OK once it ends; the background error if there is one; IOError if the
   // DB is closing, unless closing_ok.
@@ -256,6 +260,8 @@ class DBImpl final : public DB {
   // Open, then never changed; serves the family's own properties and scan counters).
   std::unique_ptr<MemoryComponentFactory> component_factory_;
   DBStats stats_;
+  // The stall policy; updated at every SuperVersion install (under mutex_), read by writers.
+  WriteController write_controller_;
 
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.
   std::atomic<SuperVersion*> super_version_{nullptr};

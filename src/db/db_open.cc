@@ -71,6 +71,12 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
         static_cast<uint64_t>(std::max(1, out->level0_file_num_compaction_trigger)), 1 << 20);
   check("level0_stop_writes_trigger", static_cast<uint64_t>(out->level0_stop_writes_trigger),
         static_cast<uint64_t>(std::max(1, out->level0_slowdown_writes_trigger)), 1 << 20);
+  if (out->soft_pending_compaction_bytes_limit > 0) {
+    check("hard_pending_compaction_bytes_limit",
+          out->hard_pending_compaction_bytes_limit == 0 ? out->soft_pending_compaction_bytes_limit
+                                                        : out->hard_pending_compaction_bytes_limit,
+          out->soft_pending_compaction_bytes_limit, uint64_t{1} << 60);
+  }
   check("level0_idle_compaction_ms", static_cast<uint64_t>(out->level0_idle_compaction_ms), 0,
         86400000);
   check("target_file_size_base", out->target_file_size_base, 1024, 64 * kGiB);
@@ -143,7 +149,8 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
       env_(sanitized_options.env),
       info_log_(sanitized_options.info_log),
       file_registry_(std::make_shared<FileRegistry>()),
-      component_factory_(std::move(component_factory)) {
+      component_factory_(std::move(component_factory)),
+      write_controller_(sanitized_options) {
   if (options_.block_cache_size > 0) block_cache_ = NewLRUCache(options_.block_cache_size);
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
@@ -301,7 +308,7 @@ Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) 
   }
   if (mem != nullptr && mem->HasEntries()) {
     uint64_t bytes = 0;
-    s = WriteLevel0Table(mem.get(), edit, &bytes);
+    s = WriteLevel0Table(mem.get(), options_.level0_compression, edit, &bytes);
   }
   return s;
 }
@@ -420,7 +427,7 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
     if (seq > *max_sequence) *max_sequence = seq;
     if ((*mem)->ApproximateMemoryUsage() >= options_.write_buffer_size) {
       uint64_t bytes = 0;
-      s = WriteLevel0Table(mem->get(), edit, &bytes);
+      s = WriteLevel0Table(mem->get(), options_.level0_compression, edit, &bytes);
       if (!s.ok()) return s;
       mem->reset();
     }
@@ -431,14 +438,15 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
   return Status::OK();
 }
 
-Status DBImpl::WriteLevel0Table(MemoryComponent* mem, VersionEdit* edit, uint64_t* bytes) {
+Status DBImpl::WriteLevel0Table(MemoryComponent* mem, CompressionType compression,
+                                VersionEdit* edit, uint64_t* bytes) {
   const uint64_t start = env_->NowMicros();
   // No more writes: let the component gather everything where its iterator reads (FloDB drains
   // its Membuffer). Without this the iterator may miss writes.
   mem->MarkImmutable();
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
   MergeJobOptions job = NewMergeJobOptions();
-  job.table_options.compression = options_.level0_compression;
+  job.table_options.compression = compression;
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
   MergeJobResult result;
   Status s = RunMergeJob(job, iter.get(), &pruner, &result);

@@ -61,6 +61,19 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
     *value = std::to_string(n);
     return true;
   }
+  // RocksDB's names again: the stall policy's view (write_controller.h).
+  if (name == Slice("estimate-pending-compaction-bytes")) {
+    *value = std::to_string(write_controller_.pending_compaction_bytes());
+    return true;
+  }
+  if (name == Slice("actual-delayed-write-rate")) {
+    *value = std::to_string(write_controller_.delayed_write_rate());
+    return true;
+  }
+  if (name == Slice("is-write-stopped")) {
+    *value = write_controller_.state() == WriteController::State::kStopped ? "1" : "0";
+    return true;
+  }
   if (name == Slice("sstables")) {
     MutexLock l(&mutex_);
     *value = versions_->current()->DebugString();
@@ -187,6 +200,8 @@ nlohmann::ordered_json DBImpl::StatsJson() {
       {"stop_seconds", Seconds(DBStats::Get(stats_.stop_micros))},
       {"memtable_full", DBStats::Get(stats_.memtable_waits)},
       {"memtable_full_seconds", Seconds(DBStats::Get(stats_.memtable_wait_micros))},
+      {"pending_compaction_bytes", write_controller_.pending_compaction_bytes()},
+      {"delayed_write_rate", write_controller_.delayed_write_rate()},
   };
   j["read_modify_writes"] = {{"count", DBStats::Get(stats_.rmws)},
                              {"noops", DBStats::Get(stats_.rmw_noops)},
@@ -237,10 +252,12 @@ std::string DBImpl::StatsString() {
                    j["write_amplification"].get<double>());
   const auto& st = j["stalls"];
   r += fmt::format(
-      "Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s)\n",
+      "Stalls: slowdown {} ({:.3f} s), stop {} ({:.3f} s), memtable full {} ({:.3f} s); "
+      "pending compaction {}, delayed write rate {}/s\n",
       u64(st["slowdowns"]), st["slowdown_seconds"].get<double>(), u64(st["stops"]),
       st["stop_seconds"].get<double>(), u64(st["memtable_full"]),
-      st["memtable_full_seconds"].get<double>());
+      st["memtable_full_seconds"].get<double>(), bytes(st["pending_compaction_bytes"]),
+      bytes(st["delayed_write_rate"]));
   const auto& rmw = j["read_modify_writes"];
   r += fmt::format("Read-modify-writes: {} ({} no-ops), {} conflicts retried\n", u64(rmw["count"]),
                    u64(rmw["noops"]), u64(rmw["conflicts_retried"]));

@@ -11,13 +11,15 @@
 // that is why a write holds one epoch section from its reservation to its insertion
 // (ReservedWrite::section).
 //
-// Stall policy: with level0_slowdown_writes_trigger L0 files each write is delayed once by
-// 1 ms; with level0_stop_writes_trigger L0 files writes wait until compaction brings L0 below
-// it; when max_write_buffer_number components exist (one mutable, the rest waiting for flush) a
-// write that finds the mutable one full waits for a flush (WaitWhileStalled).
+// Stall policy: the write controller (write_controller.h) says, from L0 and the compaction
+// debt, whether a write runs, is paced (it sleeps its share of the rate, once) or waits until
+// compaction catches up; when max_write_buffer_number components exist (one mutable, the rest
+// waiting for flush) a write that finds the mutable one full waits for a flush
+// (WaitWhileStalled).
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 
 #include "db/db_impl.h"
@@ -143,19 +145,25 @@ Status DBImpl::WaitWhileStalled(const std::function<bool()>& stalled, std::atomi
   return Status::OK();
 }
 
-Status DBImpl::WaitForRoom(int l0_files, bool* delayed) {
+Status DBImpl::WaitForRoom(uint64_t bytes, bool* delayed) {
   *delayed = true;  // delayed once at most (a write that waited for a stop is not delayed again)
-  if (l0_files >= options_.level0_stop_writes_trigger) {
+  if (write_controller_.state() == WriteController::State::kStopped) {
     MutexLock l(&mutex_);
     return WaitWhileStalled(
         [this]() REQUIRES(mutex_) {
-          return CurrentSuperVersion()->version->NumFiles(0) >= options_.level0_stop_writes_trigger;
+          return write_controller_.state() == WriteController::State::kStopped;
         },
         &stats_.stop_writes, &stats_.stop_micros, /*closing_ok=*/false);
   }
-  env_->SleepForMicroseconds(1000);
+  // At most a second per write: a huge batch at a slow rate would otherwise sleep for longer
+  // than an int holds; the clock stays ahead, so the writes after it wait for the rest.
+  const uint64_t wait =
+      std::min<uint64_t>(write_controller_.Pace(bytes, env_->NowMicros()), 1000000);
   DBStats::Add(&stats_.slowdown_writes, 1);
-  DBStats::Add(&stats_.slowdown_micros, 1000);
+  if (wait > 0) {
+    env_->SleepForMicroseconds(static_cast<int>(wait));
+    DBStats::Add(&stats_.slowdown_micros, wait);
+  }
   return Status::OK();
 }
 
@@ -199,15 +207,15 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
                                 bool* retry, bool* delayed) {
   assert(!w->section.inside() && w->slot < 0);
   *retry = false;
-  // One epoch section (one full fence) per write: the stall policy's look at L0 is made in the
+  // One epoch section (one full fence) per write: the stall policy is consulted in the
   // section that pins the component, and the write leaves it only to wait.
   epoch::Guard section;
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-  const int l0_files = sv->version->NumFiles(0);
-  if (l0_files >= options_.level0_stop_writes_trigger ||
-      (l0_files >= options_.level0_slowdown_writes_trigger && !*delayed)) {
+  const WriteController::State stall = write_controller_.state();
+  if (stall == WriteController::State::kStopped ||
+      (stall == WriteController::State::kDelayed && !*delayed)) {
     section.Leave();
-    Status s = WaitForRoom(l0_files, delayed);
+    Status s = WaitForRoom(WriteBatchInternal::ByteSize(batch), delayed);
     *retry = s.ok();
     return s;
   }

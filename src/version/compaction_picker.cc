@@ -47,6 +47,25 @@ double CompactionPicker::MaxScore(const Version& v) const {
   return best;
 }
 
+uint64_t CompactionPicker::EstimatePendingBytes(const Version& v) const {
+  double pending = 0;
+  double moving_down = 0;  // bytes that compactions of the level above move into this one
+  if (v.NumFiles(0) >= options_.level0_file_num_compaction_trigger) {
+    moving_down = static_cast<double>(v.NumLevelBytes(0));
+    pending += moving_down;
+  }
+  for (int level = 1; level + 1 < v.num_levels(); level++) {
+    const double size = static_cast<double>(v.NumLevelBytes(level)) + moving_down;
+    const double target = static_cast<double>(MaxBytesForLevel(level));
+    moving_down = 0;
+    if (size <= target) continue;
+    moving_down = size - target;
+    const double next = static_cast<double>(v.NumLevelBytes(level + 1));
+    pending += moving_down * (1.0 + next / size);
+  }
+  return static_cast<uint64_t>(pending);
+}
+
 std::unique_ptr<Compaction> CompactionPicker::Make(const std::shared_ptr<const Version>& v,
                                                    int level, FileList inputs) const {
   std::string smallest, largest;

@@ -34,6 +34,13 @@ class CompactionPicker {
   // Highest compaction score of the version (>= 1 means work to do).
   double MaxScore(const Version& v) const;
   double LevelScore(const Version& v, int level) const;
+  // Bytes compactions must still read and write to bring every level within its target (the
+  // compaction debt; RocksDB's "estimate-pending-compaction-bytes", defined the same way): L0,
+  // once it holds level0_file_num_compaction_trigger files, counts all its bytes, which move
+  // into L1; a level n >= 1 whose bytes (plus what moves in from above) exceed
+  // MaxBytesForLevel(n) counts the excess times (1 + bytes of level n+1 / bytes of level n),
+  // the excess plus the share of level n+1 it is merged with, and moves the excess down.
+  uint64_t EstimatePendingBytes(const Version& v) const;
 
   // The next compaction, or nullptr. compact_pointers[level] is the largest key of the last
   // compaction at that level ("" if none). REQUIRES: the DB mutex is held (marks inputs).

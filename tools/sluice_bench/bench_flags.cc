@@ -118,6 +118,9 @@ BenchFlags DefaultBenchFlags() {
   e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;
   e.level0_slowdown_writes_trigger = defaults.level0_slowdown_writes_trigger;
   e.level0_stop_writes_trigger = defaults.level0_stop_writes_trigger;
+  e.soft_pending_compaction_bytes_limit = defaults.soft_pending_compaction_bytes_limit;
+  e.hard_pending_compaction_bytes_limit = defaults.hard_pending_compaction_bytes_limit;
+  e.delayed_write_rate = defaults.delayed_write_rate;
   e.target_file_size_base = defaults.target_file_size_base;
   e.max_bytes_for_level_base = defaults.max_bytes_for_level_base;
   e.max_bytes_for_level_multiplier = defaults.max_bytes_for_level_multiplier;
@@ -318,6 +321,16 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--level0_stop_writes_trigger", e.level0_stop_writes_trigger,
                  "L0 files at which writes stop")
       ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--soft_pending_compaction_bytes_limit", e.soft_pending_compaction_bytes_limit,
+                 "Compaction debt at which writes are slowed (0: never)")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("--hard_pending_compaction_bytes_limit", e.hard_pending_compaction_bytes_limit,
+                 "Compaction debt at which writes stop (0: never)")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("--delayed_write_rate", e.delayed_write_rate,
+                 "Bytes/s a slowdown starts from (0: sluice measures the write rate, RocksDB "
+                 "uses 16 MiB/s)")
+      ->transform(CLI::AsSizeValue(false));
   app.add_option("--target_file_size_base", e.target_file_size_base,
                  "Target bytes of a compaction output file")
       ->transform(CLI::AsSizeValue(false))

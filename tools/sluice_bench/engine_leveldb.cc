@@ -169,6 +169,10 @@ class LevelDBEngine final : public KVEngine {
                          r.level0_slowdown_writes_trigger, std::string(kConstant)));
     rows.push_back(fixed("level0_stop_writes_trigger", kLevelDBL0StopTrigger,
                          r.level0_stop_writes_trigger, std::string(kConstant)));
+    for (const char* name : {"soft_pending_compaction_bytes_limit",
+                             "hard_pending_compaction_bytes_limit", "delayed_write_rate"}) {
+      rows.push_back({name, "n/a", ""});  // LevelDB slows writes by its L0 file count only
+    }
     const std::string file_clamp = ClampNote<size_t>(o.max_file_size, 1 << 20, size_t{1} << 30);
     rows.push_back({"target_file_size_base", fmt::format("{}", o.max_file_size),
                     "set as max_file_size" + (file_clamp.empty() ? "" : "; " + file_clamp)});

@@ -125,6 +125,9 @@ class SluiceEngine final : public KVEngine {
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
     options_.level0_idle_compaction_ms = o.level0_idle_compaction_ms;
+    options_.soft_pending_compaction_bytes_limit = o.soft_pending_compaction_bytes_limit;
+    options_.hard_pending_compaction_bytes_limit = o.hard_pending_compaction_bytes_limit;
+    options_.delayed_write_rate = o.delayed_write_rate;
     options_.target_file_size_base = o.target_file_size_base;
     options_.max_bytes_for_level_base = o.max_bytes_for_level_base;
     options_.max_bytes_for_level_multiplier = o.max_bytes_for_level_multiplier;
@@ -159,6 +162,12 @@ class SluiceEngine final : public KVEngine {
         {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger), ""},
         {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
         {"level0_idle_compaction_ms", fmt::format("{}", o.level0_idle_compaction_ms), ""},
+        {"soft_pending_compaction_bytes_limit",
+         fmt::format("{}", o.soft_pending_compaction_bytes_limit), ""},
+        {"hard_pending_compaction_bytes_limit",
+         fmt::format("{}", o.hard_pending_compaction_bytes_limit), ""},
+        {"delayed_write_rate", fmt::format("{}", o.delayed_write_rate),
+         o.delayed_write_rate == 0 ? "0: a slowdown starts from the measured write rate" : ""},
         {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
         {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
         {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier), ""},

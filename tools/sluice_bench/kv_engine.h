@@ -51,6 +51,11 @@ struct EngineOptions {
   int level0_file_num_compaction_trigger = 0;
   int level0_slowdown_writes_trigger = 0;
   int level0_stop_writes_trigger = 0;
+  // Compaction-debt triggers and the slowdown's starting rate (RocksDB's Options of the same
+  // names; LevelDB has none): 0 turns a limit off; a rate of 0 is each engine's own default.
+  uint64_t soft_pending_compaction_bytes_limit = 0;
+  uint64_t hard_pending_compaction_bytes_limit = 0;
+  uint64_t delayed_write_rate = 0;
   uint64_t target_file_size_base = 0;
   uint64_t max_bytes_for_level_base = 0;
   double max_bytes_for_level_multiplier = 0;
