@@ -116,11 +116,12 @@ struct Options {
   // Compression of the files compactions write (level 1 and below).
   CompressionType compression = CompressionType::kSnappy;
   // Compression of the level-0 files flushes write while L0 holds fewer than
-  // level0_file_num_compaction_trigger files. None by default: such a file lives until the
-  // next L0 compaction (seconds under writes) and is read by every Get and seek meanwhile, so
-  // compressing it costs the flush and each block read CPU to save little space for a short
-  // time; the compaction into L1 compresses it with `compression`. A flush into a backlog (L0
-  // at or above the trigger: the file will wait longer) uses `compression`.
+  // level0_file_num_compaction_trigger files and no L0 compaction runs. None by default: such
+  // a file lives until the next L0 compaction (seconds under writes) and is read by every Get
+  // and seek meanwhile, so compressing it costs the flush and each block read CPU to save
+  // little space for a short time; the compaction into L1 compresses it with `compression`. A
+  // flush into a backlog (L0 at or above the trigger, or an L0 compaction running: the file
+  // will wait longer) uses `compression`.
   CompressionType level0_compression = CompressionType::kNone;
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;

@@ -14,9 +14,10 @@
 // start is the rate writes ran at when the slowdown began (measured over the installs before
 // it), but no more than their average over the last 30 s (what the background work kept up
 // with), or delayed_write_rate when that is not 0. So a slowdown begins with no step down
-// in throughput, and the deeper compaction falls behind the slower writes go, settling where
-// the write rate equals what compaction keeps up with (a proportional controller: no
-// oscillation, no cliff); at the stop trigger it is 1/16 of start, then writes stop.
+// in throughput, and the deeper compaction falls behind the slower writes go (a proportional
+// controller); at the stop trigger it is 1/16 of start, then writes stop. It does not smooth
+// what the tree does in steps: an L0 -> L1 job that ends drops L0 by all its inputs at once,
+// and writes run free until the trigger again (docs/benchmarks.md, "Sustained fill").
 //
 // Thread safety: Update is called with the DB mutex held (serialised); State and Pace are
 // called by writers concurrently, without it. The state and rate are advisory snapshots: a
