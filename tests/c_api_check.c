@@ -13,6 +13,7 @@ const char* sluice_c_api_round_trip(const char* path) {
   sluice_options_set_create_if_missing(options, 1);
   sluice_options_set_write_buffer_size(options, 1 << 20);
   sluice_options_set_level0_compression(options, sluice_snappy_compression);
+  sluice_options_set_max_subcompactions(options, 2);
   sluice_t* db = sluice_open(options, path, &err);
   if (db == NULL || err != NULL) return "open failed";
 

@@ -597,6 +597,7 @@ TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
       {"block_size", [](Options* o) { o->block_size = 0; }},
       {"num_levels", [](Options* o) { o->num_levels = 1; }},
       {"max_background_jobs", [](Options* o) { o->max_background_jobs = 0; }},
+      {"max_subcompactions", [](Options* o) { o->max_subcompactions = -1; }},
       {"level0_stop_writes_trigger", [](Options* o) { o->level0_stop_writes_trigger = 1; }},
       {"level0_idle_compaction_ms", [](Options* o) { o->level0_idle_compaction_ms = -1; }},
       {"hard_pending_compaction_bytes_limit",

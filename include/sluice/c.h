@@ -117,6 +117,8 @@ void sluice_options_set_compression(sluice_options_t* options, int v);
 // The compression of the L0 files flushes write (sluice_no_compression by default).
 void sluice_options_set_level0_compression(sluice_options_t* options, int v);
 void sluice_options_set_max_background_jobs(sluice_options_t* options, int v);
+// 0: one per core, at most 4.
+void sluice_options_set_max_subcompactions(sluice_options_t* options, int v);
 void sluice_options_set_max_open_files(sluice_options_t* options, int v);
 void sluice_options_set_max_key_size(sluice_options_t* options, size_t v);
 void sluice_options_set_max_value_size(sluice_options_t* options, size_t v);

@@ -129,6 +129,13 @@ struct Options {
   // --- Compaction ---
   // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
   int max_background_jobs = 2;
+  // A compaction with enough input (at least target_file_size_base per range) is split into up
+  // to this many key ranges, merged in parallel on threads of their own (RocksDB's
+  // max_subcompactions; its default is 1). 0: one per core, at most
+  // kDefaultMaxSubcompactions. The ranges are cut between files of the sorted input level, so
+  // an L0 compaction into an empty L1 is never split.
+  int max_subcompactions = 0;
+  static constexpr unsigned kDefaultMaxSubcompactions = 4;
   int num_levels = 7;
   // Number of L0 files that triggers an L0 -> L1 compaction.
   int level0_file_num_compaction_trigger = 4;

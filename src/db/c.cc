@@ -262,6 +262,9 @@ void sluice_options_set_level0_compression(sluice_options_t* o, int v) {
 void sluice_options_set_max_background_jobs(sluice_options_t* o, int v) {
   o->rep.max_background_jobs = v;
 }
+void sluice_options_set_max_subcompactions(sluice_options_t* o, int v) {
+  o->rep.max_subcompactions = v;
+}
 void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
 void sluice_options_set_max_key_size(sluice_options_t* o, size_t v) { o->rep.max_key_size = v; }
 void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) { o->rep.max_value_size = v; }

@@ -9,8 +9,9 @@
 // compaction of whatever L0 holds; else, if files became obsolete since the last look (an
 // iterator or a retired SuperVersion released them), delete them; else wait (at most
 // kBackgroundRecheck, or until such a compaction may come).
-// The work itself runs without mutex_; results are installed under it (LogAndApply, then a new
-// SuperVersion).
+// The work itself runs without mutex_ (a compaction's merge possibly split into key ranges on
+// threads of their own, db/compaction_job.h); results are installed under it (LogAndApply,
+// then a new SuperVersion).
 
 #include <fmt/format.h>
 
@@ -19,15 +20,13 @@
 #include <chrono>
 
 #include "base/filename.h"
-#include "base/merging_iterator.h"
+#include "db/compaction_job.h"
 #include "db/db_impl.h"
-#include "db/merge_job.h"
 #include "util/epoch.h"
 #include "util/kill_point.h"
 #include "util/logging.h"
 #include "util/sync_point.h"
 #include "util/thread_name.h"
-#include "version/level_iterator.h"
 
 namespace sluice {
 namespace {
@@ -249,32 +248,17 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   TEST_SYNC_POINT("DBImpl::RunCompaction:Begin");  // a merge is about to start, without mutex_
   Log(info_log_.get(), "compacting {}", summary);
 
-  ReadOptions ro;
-  ro.fill_cache = false;
-  ro.verify_checksums = true;  // never rewrite a corrupt block into a valid-looking file
-  std::vector<std::unique_ptr<InternalIterator>> inputs;
-  for (int which = 0; which < 2; which++) {
-    const FileList& files = c->inputs(which);
-    if (files.empty()) continue;
-    if (c->level() + which == 0) {
-      for (const auto& f : files) {
-        inputs.push_back(table_cache_->NewIterator(ro, f->number, f->file_size));
-      }
-    } else {
-      inputs.push_back(NewLevelIterator(ro, table_cache_.get(), files));
-    }
-  }
-  std::unique_ptr<InternalIterator> merged =
-      NewMergingIterator(DefaultInternalKeyComparator(), std::move(inputs));
-  Compaction* raw = c.get();
-  VersionPruner pruner(snapshots_.Sequences(),
-                       [raw](const Slice& user_key) { return raw->IsBaseLevelForKey(user_key); });
-  MergeJobOptions job = NewMergeJobOptions();
-  job.max_file_size = c->max_output_file_size();
-  job.should_stop_before = [raw](const Slice& key) { return raw->ShouldStopBefore(key); };
-  MergeJobResult result;
-  Status s = RunMergeJob(job, merged.get(), &pruner, &result);
-  merged.reset();
+  CompactionJobOptions job;
+  job.merge = NewMergeJobOptions();
+  job.table_cache = table_cache_.get();
+  job.snapshots = snapshots_.Sequences();
+  job.max_subcompactions = options_.max_subcompactions;
+  // A range gets at least one full output file of input: smaller ones save little time and
+  // leave small files behind.
+  job.min_subcompaction_bytes = c->max_output_file_size();
+  CompactionJobResult job_result;
+  Status s = RunCompactionJob(job, *c, &job_result);
+  const MergeJobResult& result = job_result.merged;
 
   mutex_.Lock();
   c->ReleaseInputs();
@@ -296,13 +280,18 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   SuperVersion* sv = CurrentSuperVersion();
   InstallSuperVersion(sv->mem, sv->imms, versions_->current());
   level_stats.compactions++;
+  if (job_result.subcompactions > 1) {
+    DBStats::Add(&stats_.split_compactions, 1);
+    DBStats::Add(&stats_.split_compaction_ranges, static_cast<uint64_t>(job_result.subcompactions));
+  }
   level_stats.bytes_read += c->InputBytes();
   level_stats.bytes_written += result.bytes_written;
   level_stats.micros += env_->NowMicros() - start;
   Log(info_log_.get(),
-      "compacted {}: {} entries in, {} out, {} dropped, {} written; {}; {} pending compaction",
-      summary, result.entries_read, result.entries_written, result.entries_dropped,
-      HumanBytes(result.bytes_written), versions_->LevelSummary(),
+      "compacted {} in {} range(s): {} entries in, {} out, {} dropped, {} written; {}; {} "
+      "pending compaction",
+      summary, job_result.subcompactions, result.entries_read, result.entries_written,
+      result.entries_dropped, HumanBytes(result.bytes_written), versions_->LevelSummary(),
       HumanBytes(write_controller_.pending_compaction_bytes()));
   DeleteObsoleteFiles();
   return Status::OK();

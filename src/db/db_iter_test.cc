@@ -14,51 +14,14 @@
 #include <vector>
 
 #include "support/test_util.h"
+#include "support/vector_iterator.h"
 
 namespace sluice {
 
 namespace {
 
-// A sorted vector of (internal key, value) with a count of the moves made over it.
-class VectorIterator final : public InternalIterator {
- public:
-  VectorIterator(std::vector<std::pair<std::string, std::string>> entries, int* moves)
-      : entries_(std::move(entries)), moves_(moves) {}
-
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override { pos_ = 0; }
-  void SeekToLast() override { pos_ = entries_.empty() ? entries_.size() : entries_.size() - 1; }
-  void Seek(const Slice& target) override {
-    const InternalKeyComparator* cmp = DefaultInternalKeyComparator();
-    pos_ = std::lower_bound(entries_.begin(), entries_.end(), target,
-                            [cmp](const auto& e, const Slice& t) {
-                              return cmp->Compare(Slice(e.first), t) < 0;
-                            }) -
-           entries_.begin();
-  }
-  void Next() override {
-    ++*moves_;
-    ++pos_;
-  }
-  void Prev() override {
-    ++*moves_;
-    pos_ = pos_ == 0 ? entries_.size() : pos_ - 1;
-  }
-  Slice key() const override { return entries_[pos_].first; }
-  Slice value() const override { return entries_[pos_].second; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  const std::vector<std::pair<std::string, std::string>> entries_;
-  int* const moves_;
-  size_t pos_ = 0;
-};
-
-std::string IKey(const std::string& user_key, SequenceNumber seq, ValueType type) {
-  std::string k;
-  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
-  return k;
-}
+using test::IKey;
+using test::VectorIterator;
 
 // Live keys "b", "c", "x", "y" around 1000 deleted keys "m000".."m999"; then an iterator over
 // them with the given bounds.

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "base/filename.h"
 #include "db/db_impl.h"
@@ -63,6 +64,11 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
   check("bloom_bits_per_key", static_cast<uint64_t>(out->bloom_bits_per_key), 0, 64);
   check("max_open_files", static_cast<uint64_t>(out->max_open_files), 1, 1 << 24);
   check("max_background_jobs", static_cast<uint64_t>(out->max_background_jobs), 2, 256);
+  check("max_subcompactions", static_cast<uint64_t>(out->max_subcompactions), 0, 256);
+  if (out->max_subcompactions == 0) {
+    out->max_subcompactions = static_cast<int>(
+        std::clamp(std::thread::hardware_concurrency(), 1u, Options::kDefaultMaxSubcompactions));
+  }
   check("num_levels", static_cast<uint64_t>(out->num_levels), 2, 64);
   check("level0_file_num_compaction_trigger",
         static_cast<uint64_t>(out->level0_file_num_compaction_trigger), 1, 1 << 20);

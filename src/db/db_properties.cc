@@ -168,7 +168,9 @@ nlohmann::ordered_json DBImpl::StatsJson() {
   }
   j["levels"] = std::move(levels);
   j["compactions"] = {{"count", compactions},
-                      {"idle_level0", DBStats::Get(stats_.idle_compactions)}};
+                      {"idle_level0", DBStats::Get(stats_.idle_compactions)},
+                      {"split", DBStats::Get(stats_.split_compactions)},
+                      {"split_ranges", DBStats::Get(stats_.split_compaction_ranges)}};
 
   uint64_t immutable_bytes = 0;
   for (const auto& imm : sv->imms) immutable_bytes += imm->component->ApproximateMemoryUsage();
@@ -246,8 +248,11 @@ std::string DBImpl::StatsString() {
   const auto& f = j["flushes"];
   r += fmt::format("Flushes: {} ({}, {:.2f} s)\n", u64(f["count"]), bytes(f["bytes"]),
                    f["seconds"].get<double>());
-  r += fmt::format("Compactions: {} ({} of L0 into L1 once writes stopped)\n",
-                   u64(j["compactions"]["count"]), u64(j["compactions"]["idle_level0"]));
+  const auto& c = j["compactions"];
+  r += fmt::format(
+      "Compactions: {} ({} of L0 into L1 once writes stopped; {} split into {} key ranges merged "
+      "in parallel)\n",
+      u64(c["count"]), u64(c["idle_level0"]), u64(c["split"]), u64(c["split_ranges"]));
   r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
                    j["write_amplification"].get<double>());
   const auto& st = j["stalls"];

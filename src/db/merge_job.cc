@@ -96,7 +96,19 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
     return fs;
   };
 
-  for (input->SeekToFirst(); input->Valid() && s.ok(); input->Next()) {
+  if (options.keys_after == nullptr) {
+    input->SeekToFirst();
+  } else {
+    // The first version of keys_after, then past all of them (they belong to the range below).
+    const InternalKey target(*options.keys_after, kMaxSequenceNumber, kValueTypeForSeek);
+    input->Seek(target.Encode());
+    // (A key too short to parse stops the skip: the loop below reports it.)
+    while (input->Valid() && input->key().size() >= 8 &&
+           ExtractUserKey(input->key()).compare(*options.keys_after) <= 0) {
+      input->Next();
+    }
+  }
+  for (; input->Valid() && s.ok(); input->Next()) {
     result->entries_read++;
     if (options.cancel != nullptr && (result->entries_read & 4095) == 0 &&
         options.cancel->load(std::memory_order_relaxed)) {
@@ -107,6 +119,10 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
     ParsedInternalKey ikey;
     if (!ParseInternalKey(key, &ikey)) {
       s = Status::Corruption("bad internal key in flush or compaction input");
+      break;
+    }
+    if (options.keys_upto != nullptr && ikey.user_key.compare(*options.keys_upto) > 0) {
+      result->entries_read--;  // the next range's
       break;
     }
     if (!pruner->Keep(ikey)) continue;

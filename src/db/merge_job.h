@@ -4,7 +4,8 @@
 //
 // Every entry passes through the VersionPruner. Output files are cut only between user keys
 // (so a level >= 1 never splits a key across files), when the current file reached
-// max_file_size or the compaction asks for it (overlap with the grandparent level). Each file
+// max_file_size or the compaction asks for it (overlap with the grandparent level). A job may
+// be limited to a range of user keys (a subcompaction): it then reads only those. Each file
 // is synced and closed before the job returns; if paranoid checks are on it is also reopened. On
 // any error, the files written so far are deleted.
 
@@ -39,6 +40,10 @@ struct MergeJobOptions {
   std::function<bool(const Slice& internal_key)> should_stop_before;
   // Checked every few thousand entries: stop with an error (e.g. the DB is closing).
   const std::atomic<bool>* cancel = nullptr;
+  // Only the user keys above *keys_after and up to *keys_upto (inclusive); null: no bound on
+  // that side. The input iterator must support Seek when keys_after is set.
+  const std::string* keys_after = nullptr;
+  const std::string* keys_upto = nullptr;
 };
 
 struct MergeJobResult {
@@ -49,7 +54,7 @@ struct MergeJobResult {
   uint64_t entries_dropped = 0;
 };
 
-// Reads `input` from its first entry to its end.
+// Reads `input` from its first entry (in range) to its end (or the range's).
 Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, VersionPruner* pruner,
                    MergeJobResult* result);
 

@@ -82,7 +82,10 @@ void WriteController::Update(const Inputs& in) {
     state_.store(State::kStopped, std::memory_order_relaxed);
     return;
   }
-  const double rate = static_cast<double>(start_rate_) * (1.0 - (1.0 - kSlowestFraction) * depth);
+  // Quadratic in the depth: gentle while the backlog is what one long L0 -> L1 job leaves
+  // behind, steep near the stop (see the header).
+  const double rate =
+      static_cast<double>(start_rate_) * (1.0 - (1.0 - kSlowestFraction) * depth * depth);
   rate_.store(std::max(kMinRate, static_cast<uint64_t>(rate)), std::memory_order_relaxed);
   state_.store(State::kDelayed, std::memory_order_relaxed);
 }

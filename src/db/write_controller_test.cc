@@ -1,7 +1,7 @@
 // db/write_controller_test.cc — the stall policy's states at RocksDB's triggers (L0 files and
 // pending compaction bytes, soft and hard), the rate: the measured write rate where a slowdown
-// begins (no faster than the long-run rate), falling in proportion to the depth to 1/16 at the
-// stop end; and the pacing of the virtual clock (sleeps of at least 1 ms that add up to the
+// begins (no faster than the long-run rate), falling with the square of the depth to 1/16 at
+// the stop end; and the pacing of the virtual clock (sleeps of at least 1 ms that add up to the
 // rate).
 
 #include "db/write_controller.h"
@@ -77,19 +77,19 @@ TEST(WriteController, ASlowdownStartsAtTheMeasuredRateAndFallsWithDepth) {
   Feed(&controller, 64 * kMiB, 20, 0);  // at the trigger: depth 0, no step down
   EXPECT_EQ(controller.delayed_write_rate(), 64 * kMiB);
 
-  // Deeper into the range (in the same slowdown: the start stays): linear in the depth.
+  // Deeper into the range (in the same slowdown: the start stays): quadratic in the depth.
   WriteController::Inputs in;
   in.now_micros = 2'050'000;
   in.bytes_written = 64 * kMiB;
   in.l0_files = 28;  // half way from 20 to 36
   controller.Update(in);
-  const double half = 64.0 * kMiB * (1.0 - (1.0 - WriteController::kSlowestFraction) * 0.5);
+  const double half = 64.0 * kMiB * (1.0 - (1.0 - WriteController::kSlowestFraction) * 0.25);
   EXPECT_NEAR(static_cast<double>(controller.delayed_write_rate()), half, 1.0);
 
   // The pending debt, deeper than L0, decides: 3/4 of the way from soft to hard.
   in.pending_compaction_bytes = 1750 * kMiB;
   controller.Update(in);
-  const double deep = 64.0 * kMiB * (1.0 - (1.0 - WriteController::kSlowestFraction) * 0.75);
+  const double deep = 64.0 * kMiB * (1.0 - (1.0 - WriteController::kSlowestFraction) * 0.5625);
   EXPECT_NEAR(static_cast<double>(controller.delayed_write_rate()), deep, 1.0);
 
   // Back to normal, and a new slowdown measures again.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "util/logging.h"
 
 namespace sluice {
@@ -53,19 +55,44 @@ bool Compaction::IsBaseLevelForKey(const Slice& user_key) const {
   return true;
 }
 
-bool Compaction::ShouldStopBefore(const Slice& internal_key) {
+bool GrandparentOverlap::ShouldStopBefore(const Slice& internal_key) {
   const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
-  while (grandparent_index_ < grandparents_.size() &&
-         icmp->Compare(internal_key, grandparents_[grandparent_index_]->largest.Encode()) > 0) {
-    if (seen_key_) overlapped_bytes_ += grandparents_[grandparent_index_]->file_size;
-    grandparent_index_++;
+  const FileList& files = *grandparents_;
+  while (index_ < files.size() &&
+         icmp->Compare(internal_key, files[index_]->largest.Encode()) > 0) {
+    if (seen_key_) overlapped_bytes_ += files[index_]->file_size;
+    index_++;
   }
   seen_key_ = true;
-  if (overlapped_bytes_ > max_grandparent_overlap_bytes_) {
+  if (overlapped_bytes_ > max_overlap_bytes_) {
     overlapped_bytes_ = 0;
     return true;
   }
   return false;
+}
+
+std::vector<std::string> Compaction::SplitPoints(int max_parts, uint64_t min_part_bytes) const {
+  std::vector<std::string> points;
+  // The sorted level whose file boundaries may cut the key space: the output level's inputs,
+  // or (level >= 1 with nothing below) the input level's own files.
+  const FileList& sorted = !inputs_[1].empty() ? inputs_[1] : inputs_[0];
+  if (level_ == 0 && inputs_[1].empty()) return points;  // L0 files overlap: no clean cut
+  uint64_t parts = max_parts > 1 ? static_cast<uint64_t>(max_parts) : 1;
+  if (min_part_bytes > 0) parts = std::min(parts, InputBytes() / min_part_bytes);
+  parts = std::min<uint64_t>(parts, sorted.size());
+  if (parts < 2) return points;
+  uint64_t total = 0;
+  for (const auto& f : sorted) total += f->file_size;
+  // Cut after the file where the running size first reaches the next multiple of total/parts
+  // (never after the last file: the last range is open-ended).
+  uint64_t running = 0;
+  for (size_t i = 0; i + 1 < sorted.size() && points.size() + 1 < parts; i++) {
+    running += sorted[i]->file_size;
+    if (running * parts >= total * (points.size() + 1)) {
+      points.push_back(sorted[i]->largest.user_key().ToString());
+    }
+  }
+  return points;
 }
 
 uint64_t Compaction::InputBytes() const {

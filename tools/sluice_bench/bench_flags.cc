@@ -113,6 +113,7 @@ BenchFlags DefaultBenchFlags() {
   e.bloom_bits = defaults.bloom_bits_per_key;
   e.compression = FromSluice(defaults.compression);
   e.max_background_jobs = defaults.max_background_jobs;
+  e.subcompactions = 0;  // each engine's own default
   e.max_open_files = defaults.max_open_files;
   e.num_levels = defaults.num_levels;
   e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;
@@ -309,6 +310,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--max_background_jobs", e.max_background_jobs,
                  "Background threads for flush and compaction")
       ->check(CLI::Range(1, 256));
+  app.add_option("--subcompactions", e.subcompactions,
+                 "Key ranges one compaction is split into, merged in parallel (0: each engine's "
+                 "default: sluice one per core up to 4, RocksDB 1)")
+      ->check(CLI::Range(0, 256));
   app.add_option("--open_files", e.max_open_files, "SST files kept open")
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--num_levels", e.num_levels, "Levels of the LSM tree")->check(CLI::Range(2, 64));

@@ -160,6 +160,8 @@ class LevelDBEngine final : public KVEngine {
     rows.push_back({"compression", std::string(CompressionName(r.compression)), ""});
     rows.push_back(fixed("max_background_jobs", 1, r.max_background_jobs,
                          "LevelDB flushes and compacts on one background thread"));
+    rows.push_back(fixed("subcompactions", 1, r.subcompactions == 0 ? 1 : r.subcompactions,
+                         "LevelDB merges each compaction on its one background thread"));
     rows.push_back({"open_files", fmt::format("{}", o.max_open_files),
                     ClampNote(o.max_open_files, 74, 50000)});
     rows.push_back(fixed("num_levels", kLevelDBNumLevels, r.num_levels, std::string(kConstant)));

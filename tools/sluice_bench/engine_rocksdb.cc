@@ -104,6 +104,7 @@ class RocksDBEngine final : public KVEngine {
     options_.write_buffer_size = o.write_buffer_size;
     options_.max_write_buffer_number = o.max_write_buffer_number;
     options_.max_background_jobs = o.max_background_jobs;
+    if (o.subcompactions > 0) options_.max_subcompactions = static_cast<uint32_t>(o.subcompactions);
     options_.max_open_files = o.max_open_files;
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
@@ -152,6 +153,8 @@ class RocksDBEngine final : public KVEngine {
         {"bloom_bits", fmt::format("{}", requested_.bloom_bits), ""},
         {"compression", std::string(CompressionName(requested_.compression)), ""},
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
+        {"subcompactions", fmt::format("{}", o.max_subcompactions),
+         requested_.subcompactions == 0 ? "RocksDB's default" : ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",

@@ -120,6 +120,7 @@ class SluiceEngine final : public KVEngine {
     options_.level0_compression = ToSluice(o.level0_compression);
     options_.max_open_files = o.max_open_files;
     options_.max_background_jobs = o.max_background_jobs;
+    options_.max_subcompactions = o.subcompactions;
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
@@ -155,6 +156,8 @@ class SluiceEngine final : public KVEngine {
         {"compression", std::string(CompressionName(requested_.compression)), ""},
         {"level0_compression", std::string(CompressionName(requested_.level0_compression)), ""},
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
+        {"subcompactions", fmt::format("{}", o.max_subcompactions),
+         o.max_subcompactions == 0 ? "0: one per core, at most 4" : ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",

@@ -46,6 +46,8 @@ struct EngineOptions {
   int bloom_bits = 0;
   CompressionKind compression = CompressionKind::kNone;
   int max_background_jobs = 0;
+  // Key ranges one compaction may be split into (0: each engine's default).
+  int subcompactions = 0;
   int max_open_files = 0;
   int num_levels = 0;
   int level0_file_num_compaction_trigger = 0;

@@ -135,6 +135,7 @@ const std::map<std::string, Setter>& Setters() {
       {"max_open_files", Opt(&O::max_open_files)},
       // Compaction
       {"max_background_jobs", Opt(&O::max_background_jobs)},
+      {"max_subcompactions", Opt(&O::max_subcompactions)},
       {"num_levels", Opt(&O::num_levels)},
       {"level0_file_num_compaction_trigger", Opt(&O::level0_file_num_compaction_trigger)},
       {"level0_slowdown_writes_trigger", Opt(&O::level0_slowdown_writes_trigger)},

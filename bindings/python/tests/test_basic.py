@@ -197,6 +197,7 @@ def test_every_option_is_accepted(path):
         level0_compression="snappy",
         max_open_files=100,
         max_background_jobs=2,
+        max_subcompactions=2,
         num_levels=5,
         level0_file_num_compaction_trigger=2,
         level0_slowdown_writes_trigger=10,

@@ -1,0 +1,113 @@
+// db/compaction_job.cc — see compaction_job.h.
+
+#include "db/compaction_job.h"
+
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "base/filename.h"
+#include "base/merging_iterator.h"
+#include "table/table_cache.h"
+#include "util/thread_name.h"
+#include "version/level_iterator.h"
+
+namespace sluice {
+
+namespace {
+
+// Every input of the compaction, merged: one iterator per L0 file (they overlap), one
+// concatenating iterator per sorted level.
+std::unique_ptr<InternalIterator> NewInputIterator(const Compaction& c, TableCache* table_cache) {
+  ReadOptions ro;
+  ro.fill_cache = false;
+  ro.verify_checksums = true;  // never rewrite a corrupt block into a valid-looking file
+  std::vector<std::unique_ptr<InternalIterator>> inputs;
+  for (int which = 0; which < 2; which++) {
+    const FileList& files = c.inputs(which);
+    if (files.empty()) continue;
+    if (c.level() + which == 0) {
+      for (const auto& f : files)
+        inputs.push_back(table_cache->NewIterator(ro, f->number, f->file_size));
+    } else {
+      inputs.push_back(NewLevelIterator(ro, table_cache, files));
+    }
+  }
+  return NewMergingIterator(DefaultInternalKeyComparator(), std::move(inputs));
+}
+
+// One key range of the compaction and what its merge produced.
+struct RangeJob {
+  const std::string* keys_after = nullptr;
+  const std::string* keys_upto = nullptr;
+  MergeJobResult result;
+  Status status;
+};
+
+void RunRange(const CompactionJobOptions& options, const Compaction& c, RangeJob* job) {
+  std::unique_ptr<InternalIterator> input = NewInputIterator(c, options.table_cache);
+  VersionPruner pruner(options.snapshots,
+                       [&c](const Slice& user_key) { return c.IsBaseLevelForKey(user_key); });
+  GrandparentOverlap overlap = c.NewGrandparentOverlap();
+  MergeJobOptions merge = options.merge;
+  merge.max_file_size = c.max_output_file_size();
+  merge.should_stop_before = [&overlap](const Slice& key) { return overlap.ShouldStopBefore(key); };
+  merge.keys_after = job->keys_after;
+  merge.keys_upto = job->keys_upto;
+  job->status = RunMergeJob(merge, input.get(), &pruner, &job->result);
+}
+
+}  // namespace
+
+Status RunCompactionJob(const CompactionJobOptions& options, const Compaction& compaction,
+                        CompactionJobResult* result) {
+  const std::vector<std::string> points =
+      compaction.SplitPoints(options.max_subcompactions, options.min_subcompaction_bytes);
+  std::vector<RangeJob> jobs(points.size() + 1);
+  for (size_t i = 0; i < points.size(); i++) {
+    jobs[i].keys_upto = &points[i];
+    jobs[i + 1].keys_after = &points[i];
+  }
+  // Job 0 runs on this thread, the others on one thread each (or here too, after job 0, if a
+  // thread cannot be started).
+  std::vector<std::thread> threads;
+  std::vector<size_t> inline_jobs = {0};
+  for (size_t i = 1; i < jobs.size(); i++) {
+    try {
+      threads.emplace_back([&options, &compaction, job = &jobs[i]] {
+        SetCurrentThreadName("sluice-subcomp");
+        RunRange(options, compaction, job);
+      });
+    } catch (const std::system_error&) {
+      inline_jobs.push_back(i);
+    }
+  }
+  for (size_t i : inline_jobs) RunRange(options, compaction, &jobs[i]);
+  for (auto& t : threads) t.join();
+
+  Status s;
+  for (const RangeJob& job : jobs) {
+    if (s.ok() && !job.status.ok()) s = job.status;
+  }
+  MergeJobResult& merged = result->merged;
+  result->subcompactions = static_cast<int>(jobs.size());
+  for (RangeJob& job : jobs) {
+    merged.bytes_written += job.result.bytes_written;
+    merged.entries_read += job.result.entries_read;
+    merged.entries_written += job.result.entries_written;
+    merged.entries_dropped += job.result.entries_dropped;
+    for (FileMetaData& f : job.result.outputs) merged.outputs.push_back(std::move(f));
+  }
+  if (!s.ok()) {
+    // A failed job removed its own files; the others' go too: the compaction did not happen.
+    for (const FileMetaData& f : merged.outputs) {
+      if (options.table_cache != nullptr) options.table_cache->Evict(f.number);
+      options.merge.env->RemoveFile(TableFileName(options.merge.dbname, f.number));
+    }
+    merged.outputs.clear();
+    merged.bytes_written = 0;
+  }
+  return s;
+}
+
+}  // namespace sluice
