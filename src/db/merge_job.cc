@@ -109,12 +109,6 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
     }
   }
   for (; input->Valid() && s.ok(); input->Next()) {
-    result->entries_read++;
-    if (options.cancel != nullptr && (result->entries_read & 4095) == 0 &&
-        options.cancel->load(std::memory_order_relaxed)) {
-      s = Status::IOError("merge job cancelled: the database is closing");
-      break;
-    }
     const Slice key = input->key();
     ParsedInternalKey ikey;
     if (!ParseInternalKey(key, &ikey)) {
@@ -122,7 +116,12 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
       break;
     }
     if (options.keys_upto != nullptr && ikey.user_key.compare(*options.keys_upto) > 0) {
-      result->entries_read--;  // the next range's
+      break;  // the next range's
+    }
+    result->entries_read++;
+    if (options.cancel != nullptr && (result->entries_read & 4095) == 0 &&
+        options.cancel->load(std::memory_order_relaxed)) {
+      s = Status::IOError("merge job cancelled: the database is closing");
       break;
     }
     if (!pruner->Keep(ikey)) continue;
