@@ -9,42 +9,72 @@
 # 2. whilewriting  after a count-based fillrandom of NUM keys (pre-loaded once, copied into each
 #               repetition): scanwhilewriting (iterator scans of 100 keys, one writer beside
 #               them) and readwhilewriting, SECONDS_PER_POINT each
-# 3. scale      (only with SCALE_NUM set, e.g. 20000000) fillrandom of SCALE_NUM keys, compact,
+# 3. multiget   from the same pre-load: readrandom (which also lets each engine settle after
+#               reopening), then multireadrandom (--reads keys in batches of B, each one MultiGet;
+#               LevelDB, which has none, does Gets in a loop) for B in MULTIGET_BATCHES with
+#               random keys, and B = 32 with neighbouring keys (--multiread_stride=1); each also
+#               with --multiget_as_gets (every engine through Gets in a loop, timed per batch the
+#               same way: the baseline)
+# 4. scale      (only with SCALE_NUM set, e.g. 20000000) fillrandom of SCALE_NUM keys, compact,
 #               then readrandom and seekrandom (SCALE_READS each) with a 32 MB block cache
 #
 # Each point runs REPEATS times (3) through bench/run.sh, which writes
 # bench/results/<date>-reads-<experiment>/<point>/run-<i>.{json,txt} and summary.md (medians
-# and ratios). 1 and 2 take about 7 minutes on the project's 2-core machine; 3 with
-# SCALE_NUM=20000000 about 26 minutes more. --quick: one short repetition of 1 and 2 under
+# and ratios). 1 to 3 take about 12 minutes on the project's 2-core machine; 3 with
+# SCALE_NUM=20000000 about 26 minutes more. --quick: one short repetition of 1 to 3 under
 # bench/results/tmp/ (a check that everything runs, not a measurement).
 #
 # Environment: SLUICE_BENCH (default build/release/tools/sluice_bench), REPEATS, NUM,
-# SECONDS_PER_POINT, SCALE_NUM, SCALE_READS.
+# SECONDS_PER_POINT, MULTIGET_BATCHES, MULTIGET_READS, SCALE_NUM, SCALE_READS, EXPERIMENTS
+# ("reads whilewriting multiget": which of 1-3 to run; 4 runs whenever SCALE_NUM is set).
 set -euo pipefail
 # shellcheck source=bench/experiment_common.sh
 source "$(dirname "$0")/experiment_common.sh"
 if [ "$quick" = 1 ]; then
   prefix="tmp/$date-reads"
-  : "${REPEATS:=1}" "${NUM:=100000}" "${SECONDS_PER_POINT:=2}"
+  : "${REPEATS:=1}" "${NUM:=100000}" "${SECONDS_PER_POINT:=2}" "${MULTIGET_READS:=20000}"
 else
   prefix="$date-reads"
   : "${REPEATS:=3}" "${NUM:=1000000}" "${SECONDS_PER_POINT:=6}"
 fi
-: "${SCALE_NUM:=}" "${SCALE_READS:=500000}"
+: "${SCALE_NUM:=}" "${SCALE_READS:=500000}" "${MULTIGET_BATCHES:=8 32 128}"
+: "${MULTIGET_READS:=500000}" "${EXPERIMENTS:=reads whilewriting multiget}"
 engines=sluice,rocksdb,leveldb
 start=$(date +%s)
 
-point reads "num$NUM" --engine=$engines \
-  --benchmarks=fillrandom,overwrite,readrandom,readseq,readreverse,seekrandom --num="$NUM"
+wants() { [[ " $EXPERIMENTS " == *" $1 "* ]]; }
+
+if wants reads; then
+  point reads "num$NUM" --engine=$engines \
+    --benchmarks=fillrandom,overwrite,readrandom,readseq,readreverse,seekrandom --num="$NUM"
+fi
 
 # A count-based fill (with --duration, fillrandom would be timed too), copied into every
 # repetition's directory and reopened there.
 seed=$(mktemp -d /tmp/sluice_reads_seed.XXXXXX)
 trap 'rm -rf "$seed"' EXIT
-preload "$seed" "$NUM" "$engines"
-SEED_DB=$seed point whilewriting "num$NUM" --engine=$engines --use_existing_db=1 \
-  --benchmarks=scanwhilewriting,readwhilewriting --scan_length=100 --num="$NUM" \
-  --duration="$SECONDS_PER_POINT"
+if wants whilewriting || wants multiget; then preload "$seed" "$NUM" "$engines"; fi
+if wants whilewriting; then
+  SEED_DB=$seed point whilewriting "num$NUM" --engine=$engines --use_existing_db=1 \
+    --benchmarks=scanwhilewriting,readwhilewriting --scan_length=100 --num="$NUM" \
+    --duration="$SECONDS_PER_POINT"
+fi
+
+if wants multiget; then
+  # Random keys for each batch size, then batches of 32 neighbouring keys (--multiread_stride=1).
+  for point_flags in $(for b in $MULTIGET_BATCHES; do echo "$b,0"; done) 32,1; do
+    batch=${point_flags%,*} stride=${point_flags#*,}
+    name=batch$batch
+    [ "$stride" != 0 ] && name=$name-stride$stride
+    for mode in multiget as-gets; do
+      flag=()
+      [ "$mode" = as-gets ] && flag=(--multiget_as_gets)
+      SEED_DB=$seed point multiget "$name-$mode" --engine=$engines --use_existing_db=1 \
+        --benchmarks=readrandom,multireadrandom --num="$NUM" --reads="$MULTIGET_READS" \
+        --batch_size="$batch" --multiread_stride="$stride" "${flag[@]}"
+    done
+  done
+fi
 
 if [ -n "$SCALE_NUM" ]; then
   point scale "num$SCALE_NUM" --engine=$engines --benchmarks=fillrandom,compact,readrandom,seekrandom \

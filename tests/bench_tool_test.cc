@@ -521,6 +521,61 @@ TEST_F(BenchRunnerTest, ThreadsEachDoTheFullCountAndBatchesAreUsed) {
   EXPECT_NE(r[3].message.find("(writer: "), std::string::npos) << r[3].message;
 }
 
+TEST_F(BenchRunnerTest, MultiReadRandomLooksUpBatchesOfKeys) {
+  flags_.batch_size = 7;  // not a divisor of --reads: the last batch is short
+  flags_.histogram = true;
+  for (bool as_gets : {false, true}) {  // as_gets: the baseline, Gets in a loop timed the same way
+    flags_.multiget_as_gets = as_gets;
+    const auto r = Run({"fillseq", "multireadrandom"});
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[1].ops, 1000u);
+    EXPECT_EQ(r[1].found, 1000u);  // every key of the sequential fill
+    EXPECT_EQ(r[1].lookups, 1000u);
+    EXPECT_EQ(r[1].latency.count(), 143u);  // one latency per batch: ceil(1000 / 7)
+    EXPECT_EQ(r[1].message, "(1000 of 1000 found)");
+  }
+}
+
+// Records each MultiGet's keys (as numbers: the decimal key format).
+class BatchRecordingEngine : public MapEngine {
+ public:
+  void MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                std::vector<EngineStatus>* statuses) override {
+    std::vector<uint64_t> batch;
+    for (std::string_view k : keys) batch.push_back(std::stoull(std::string(k)));
+    batches.push_back(batch);
+    MapEngine::MultiGet(keys, values, statuses);
+  }
+  std::vector<std::vector<uint64_t>> batches;
+};
+
+TEST(BenchMultiReadStride, BatchesAreARandomKeyAndTheKeysStrideApart) {
+  BenchFlags flags = DefaultBenchFlags();
+  flags.num = 1000;
+  flags.db = testing::TempDir() + "/bench_multiread_stride";
+  flags.batch_size = 10;
+  flags.reads = 500;
+  std::FILE* out = std::tmpfile();
+  for (int64_t stride : {0, 1, 7}) {
+    flags.multiread_stride = stride;
+    flags.benchmarks = {"fillseq", "multireadrandom"};
+    BatchRecordingEngine engine;
+    const auto r = RunBenchmarks(flags, &engine, flags.db + "/map", out);
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[1].found, 500u);
+    ASSERT_EQ(engine.batches.size(), 50u);
+    bool all_strided = true;
+    for (const auto& b : engine.batches) {
+      ASSERT_EQ(b.size(), 10u);
+      for (size_t i = 1; i < b.size(); i++) all_strided &= b[i] == b[0] + i * stride;
+      EXPECT_LT(b.back(), 1000u);
+    }
+    // Random keys are (almost surely) not stride 0 apart.
+    EXPECT_EQ(stride != 0, all_strided) << "stride " << stride;
+  }
+  std::fclose(out);
+}
+
 TEST_F(BenchRunnerTest, FreshBenchmarksRecreateOrAreSkippedWithExistingDb) {
   auto r = Run({"fillseq", "fillsync", "fill100K"});
   EXPECT_EQ(r[1].ops, 1u);  // num / 1000

@@ -38,6 +38,27 @@ const char* sluice_c_api_round_trip(const char* path) {
   if (err != NULL) return "write failed";
   sluice_writebatch_destroy(batch);
 
+  /* MultiGet: "a" and "b" from the batch, "key" deleted by it, "a" again. */
+  {
+    const char* keys[4] = {"b", "key", "a", "a"};
+    const size_t key_sizes[4] = {1, 3, 1, 1};
+    char* values[4];
+    size_t value_sizes[4];
+    char* errs[4];
+    sluice_multi_get(db, ro, 4, keys, key_sizes, values, value_sizes, errs);
+    if (errs[0] != NULL || errs[1] != NULL || errs[2] != NULL || errs[3] != NULL) {
+      return "multi_get error";
+    }
+    if (values[0] == NULL || value_sizes[0] != 1 || values[0][0] != '2') return "multi_get b";
+    if (values[1] != NULL || value_sizes[1] != 0) return "multi_get of a deleted key";
+    if (values[2] == NULL || values[2][0] != '1' || values[3] == NULL || values[3][0] != '1') {
+      return "multi_get a";
+    }
+    sluice_free(values[0]);
+    sluice_free(values[2]);
+    sluice_free(values[3]);
+  }
+
   const sluice_snapshot_t* snap = sluice_create_snapshot(db);
   sluice_put(db, wo, "c", 1, "3", 1, &err);
   sluice_readoptions_set_snapshot(ro, snap);

@@ -50,6 +50,13 @@ void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_wri
  * missing, or NULL with *errptr set on error. */
 char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* key, size_t keylen,
                  size_t* vallen, char** errptr);
+/* Looks up num_keys keys at once, all in one consistent state (DB::MultiGet; RocksDB's
+ * rocksdb_multi_get). For each i: values_list[i] receives the value (malloc()ed, length in
+ * values_list_sizes[i]) or NULL if the key is missing or on error; errs[i] receives NULL, or a
+ * malloc()ed error message. Free both with sluice_free(). */
+void sluice_multi_get(sluice_t* db, const sluice_readoptions_t* options, size_t num_keys,
+                      const char* const* keys_list, const size_t* keys_list_sizes,
+                      char** values_list, size_t* values_list_sizes, char** errs);
 /* Atomic read-modify-writes (lock-free; see DB::PutIfAbsent, CompareAndSwap, Increment).
  * sluice_put_if_absent: returns 1 if the key had no value and now has val, else 0.
  * sluice_compare_and_swap: expected == NULL means "the key has no value"; returns 1 if the

@@ -25,6 +25,19 @@
 
 namespace sluice {
 
+// The name of the column family every database has (RocksDB's).
+inline constexpr char kDefaultColumnFamilyName[] = "default";
+
+// A column family of an open database: owned by the DB, valid until the DB closes. Today every
+// database has exactly one, the default family (DB::DefaultColumnFamily()); the calls that take
+// a handle accept that one and answer InvalidArgument for any other.
+class ColumnFamilyHandle {
+ public:
+  virtual ~ColumnFamilyHandle() = default;
+  virtual const std::string& GetName() const = 0;
+  virtual uint32_t GetID() const = 0;
+};
+
 class DB {
  public:
   // Opens (or, with create_if_missing, creates) the database in directory `path`.
@@ -68,6 +81,28 @@ class DB {
 
   // Sets *value to the value of key; NotFound if there is none.
   virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) = 0;
+
+  // Looks up many keys at once: statuses[i] and (*values)[i] are what Get would give for
+  // keys[i] in families[i] (OK and the value, NotFound with an empty value, or an error), and
+  // all of them read one consistent state: that of options.snapshot, or of one moment during
+  // the call (as an implicit snapshot; RocksDB's MultiGet does the same). Cheaper than Gets in
+  // a loop: the keys are looked up in key order under one reference to the tree, each SST file
+  // is opened once for all its keys, and keys in one data block read it once. Keys may repeat.
+  // *values is resized to keys.size(). families.size() must equal keys.size(), else every
+  // status is InvalidArgument; a handle this DB does not know is InvalidArgument for its key.
+  virtual std::vector<Status> MultiGet(const ReadOptions& options,
+                                       const std::vector<ColumnFamilyHandle*>& families,
+                                       const std::vector<Slice>& keys,
+                                       std::vector<std::string>* values) = 0;
+  // The same, every key in the default family.
+  std::vector<Status> MultiGet(const ReadOptions& options, const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) {
+    return MultiGet(options, std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
+                    keys, values);
+  }
+
+  // The default column family's handle (owned by the DB).
+  virtual ColumnFamilyHandle* DefaultColumnFamily() = 0;
 
   // An iterator over the database (initially not Valid: call a Seek first). It reads one
   // consistent state: that of its snapshot, or of the moment it was created.

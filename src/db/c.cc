@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sluice/db.h"
 
@@ -140,6 +141,27 @@ char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* 
   *vallen = 0;
   if (!s.IsNotFound()) SaveError(errptr, s);
   return nullptr;
+}
+
+void sluice_multi_get(sluice_t* db, const sluice_readoptions_t* options, size_t num_keys,
+                      const char* const* keys_list, const size_t* keys_list_sizes,
+                      char** values_list, size_t* values_list_sizes, char** errs) {
+  std::vector<Slice> keys;
+  keys.reserve(num_keys);
+  for (size_t i = 0; i < num_keys; i++) keys.emplace_back(keys_list[i], keys_list_sizes[i]);
+  std::vector<std::string> values;
+  const std::vector<Status> statuses = db->rep->MultiGet(options->rep, keys, &values);
+  for (size_t i = 0; i < num_keys; i++) {
+    errs[i] = nullptr;
+    values_list[i] = nullptr;
+    values_list_sizes[i] = 0;
+    if (statuses[i].ok()) {
+      values_list[i] = CopyString(values[i]);
+      values_list_sizes[i] = values[i].size();
+    } else if (!statuses[i].IsNotFound()) {
+      SaveError(&errs[i], statuses[i]);
+    }
+  }
 }
 
 sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options) {

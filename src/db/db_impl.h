@@ -45,6 +45,16 @@
 
 namespace sluice {
 
+// The default column family's handle (the only family a database has so far).
+class DefaultColumnFamilyHandle final : public ColumnFamilyHandle {
+ public:
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return 0; }
+
+ private:
+  const std::string name_ = kDefaultColumnFamilyName;
+};
+
 class DBImpl final : public DB {
  public:
   // component_factory: creates the memory components (null: Open creates the factory of the
@@ -65,6 +75,12 @@ class DBImpl final : public DB {
   Status Increment(const WriteOptions& options, const Slice& key, int64_t delta,
                    int64_t* result) override;
   Status Get(const ReadOptions& options, const Slice& key, std::string* value) override;
+  std::vector<Status> MultiGet(const ReadOptions& options,
+                               const std::vector<ColumnFamilyHandle*>& families,
+                               const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override;
+  using DB::MultiGet;
+  ColumnFamilyHandle* DefaultColumnFamily() override { return &default_family_; }
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) override;
   Status Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
               std::vector<std::pair<std::string, std::string>>* result) override;
@@ -194,6 +210,12 @@ class DBImpl final : public DB {
   uint64_t EstimateNumKeys();          // GetProperty("sluice.estimate-num-keys")
 
   // --- db_read.cc ---
+  // The memory components' part of a read at *read_seq, top-down: *done if one of them holds a
+  // version visible there (the status then is the answer: OK with *value, or NotFound). latest:
+  // a version of a multi-update batch in flight is passed over (*read_seq drops below it, and
+  // *skipped_batch, if not null, is set to it). REQUIRES: inside an epoch section.
+  Status GetFromMemory(SuperVersion* sv, const Slice& key, bool latest, SequenceNumber* read_seq,
+                       std::string* value, SequenceNumber* skipped_batch, bool* done);
   // Get through sv. REQUIRES: inside an epoch section. skipped_batch (optional): set to the
   // sequence number of a version passed over because its multi-update batch is in flight.
   Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
@@ -260,6 +282,7 @@ class DBImpl final : public DB {
   // Open, then never changed; serves the family's own properties and scan counters).
   std::unique_ptr<MemoryComponentFactory> component_factory_;
   DBStats stats_;
+  DefaultColumnFamilyHandle default_family_;
   // The stall policy; updated at every SuperVersion install (under mutex_), read by writers.
   WriteController write_controller_;
 

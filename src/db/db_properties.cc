@@ -208,7 +208,9 @@ nlohmann::ordered_json DBImpl::StatsJson() {
   j["read_modify_writes"] = {{"count", DBStats::Get(stats_.rmws)},
                              {"noops", DBStats::Get(stats_.rmw_noops)},
                              {"conflicts_retried", DBStats::Get(stats_.rmw_conflicts)}};
-  j["gets"] = {{"count", DBStats::Get(stats_.gets)}, {"found", DBStats::Get(stats_.get_hits)}};
+  j["gets"] = {{"count", DBStats::Get(stats_.gets)},
+               {"found", DBStats::Get(stats_.get_hits)},
+               {"multi_get_calls", DBStats::Get(stats_.multi_gets)}};
   j["snapshots_live"] = snapshots_.size();
   j["last_sequence"] = oracle_.LastSequence();
   j["recovery"] = {{"torn_tail_bytes", DBStats::Get(stats_.recovered_torn_bytes)},
@@ -266,9 +268,10 @@ std::string DBImpl::StatsString() {
   const auto& rmw = j["read_modify_writes"];
   r += fmt::format("Read-modify-writes: {} ({} no-ops), {} conflicts retried\n", u64(rmw["count"]),
                    u64(rmw["noops"]), u64(rmw["conflicts_retried"]));
-  r += fmt::format("Gets: {} ({} found); snapshots live: {}; last sequence: {}\n",
-                   u64(j["gets"]["count"]), u64(j["gets"]["found"]), u64(j["snapshots_live"]),
-                   u64(j["last_sequence"]));
+  r += fmt::format(
+      "Gets: {} ({} found; {} MultiGet calls); snapshots live: {}; last sequence: {}\n",
+      u64(j["gets"]["count"]), u64(j["gets"]["found"]), u64(j["gets"]["multi_get_calls"]),
+      u64(j["snapshots_live"]), u64(j["last_sequence"]));
   r += fmt::format("Recovery: {} torn-tail bytes dropped, {} damaged records skipped\n",
                    u64(j["recovery"]["torn_tail_bytes"]), u64(j["recovery"]["skipped_records"]));
   if (j.contains("block_cache")) {

@@ -28,21 +28,18 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
   return s;
 }
 
-Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
-                                   std::string* value, SequenceNumber* skipped_batch) {
+Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
+                             SequenceNumber* read_seq, std::string* value,
+                             SequenceNumber* skipped_batch, bool* done) {
   assert(epoch::InSection());  // sv and everything it holds stay alive only inside one
-  assert(sv != nullptr && sv->mem != nullptr && sv->version != nullptr);
-  const bool latest = options.snapshot == nullptr;
-  SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
-
-  auto search = [&](LoggedComponent* mem, bool* done) -> Status {
+  auto search = [&](LoggedComponent* mem) -> Status {
     MemoryLookup r;
-    while (mem->component->Get(key, read_seq, &r)) {
-      assert(r.sequence <= read_seq);  // MemoryComponent::Get's contract
+    while (mem->component->Get(key, *read_seq, &r)) {
+      assert(r.sequence <= *read_seq);  // MemoryComponent::Get's contract
       if (latest && oracle_.IsBatchInFlight(r.sequence)) {
         if (skipped_batch != nullptr) *skipped_batch = r.sequence;
         assert(r.sequence > 0);
-        read_seq = r.sequence - 1;  // not visible yet: look at older versions
+        *read_seq = r.sequence - 1;  // not visible yet: look at older versions
         continue;
       }
       *done = true;
@@ -52,10 +49,19 @@ Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options,
     }
     return Status::OK();
   };
+  *done = false;
+  Status s = search(sv->mem.get());
+  for (size_t i = 0; !*done && i < sv->imms.size(); i++) s = search(sv->imms[i].get());
+  return s;
+}
 
+Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
+                                   std::string* value, SequenceNumber* skipped_batch) {
+  assert(sv != nullptr && sv->mem != nullptr && sv->version != nullptr);
+  const bool latest = options.snapshot == nullptr;
+  SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
   bool done = false;
-  Status s = search(sv->mem.get(), &done);
-  for (size_t i = 0; !done && i < sv->imms.size(); i++) s = search(sv->imms[i].get(), &done);
+  Status s = GetFromMemory(sv, key, latest, &read_seq, value, skipped_batch, &done);
   if (!done) {
     TableLookup r;
     bool found = false;

@@ -26,7 +26,8 @@ struct DBStats {
   ShardedCounter keys_written;        // updates in those writes
   ShardedCounter user_bytes_written;  // key + value bytes of those updates
   ShardedCounter wal_bytes_written;
-  ShardedCounter gets;
+  ShardedCounter gets;                     // keys looked up by Get and MultiGet
+  ShardedCounter multi_gets;               // MultiGet calls
   ShardedCounter rmws;                     // read-modify-write calls that succeeded
   ShardedCounter rmw_noops;                // ...of which left the value as it was
   std::atomic<uint64_t> rmw_conflicts{0};  // attempts retried after a conflict

@@ -84,6 +84,9 @@ class MemoryComponent {
   // A hint that key is about to be added (the write is taking its sequence number): start
   // fetching what the add will touch, so that the cache misses overlap the write's other work.
   virtual void PrefetchForAdd(const Slice& key) { (void)key; }
+  // A hint that key is about to be looked up (a MultiGet prefetches a batch of keys before it
+  // looks them up, so that their first cache misses overlap).
+  virtual void PrefetchForGet(const Slice& key) { (void)key; }
 
   // True if a version of key with sequence <= read_seq exists (filled into *result).
   virtual bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) = 0;

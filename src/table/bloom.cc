@@ -98,14 +98,33 @@ std::string BloomFilterBuilder::Finish() {
   return filter;
 }
 
-bool BloomFilterMayMatch(const Slice& filter, const Slice& user_key) {
+namespace {
+
+// visit(byte address, bit) for each probe of user_key in filter while it returns true; true if
+// every call did (and for a filter that excludes nothing).
+template <typename Visit>
+bool ForEachProbe(const Slice& filter, const Slice& user_key, Visit&& visit) {
   if (filter.size() < 2) return true;  // malformed: never exclude anything
   const int k = static_cast<unsigned char>(filter[filter.size() - 1]);
   if (k < 1 || k > kMaxProbes) return true;  // reserved for other encodings
   const uint64_t bits = (filter.size() - 1) * uint64_t{8};
   const char* array = filter.data();
-  return ProbeSequence(bits).ForEach(Hash64(user_key), k, [array](uint64_t pos) {
-    return (array[pos / 8] & (1 << (pos % 8))) != 0;
+  return ProbeSequence(bits).ForEach(Hash64(user_key), k, [&](uint64_t pos) {
+    return visit(array + pos / 8, static_cast<int>(pos % 8));
+  });
+}
+
+}  // namespace
+
+bool BloomFilterMayMatch(const Slice& filter, const Slice& user_key) {
+  return ForEachProbe(filter, user_key,
+                      [](const char* byte, int bit) { return (*byte & (1 << bit)) != 0; });
+}
+
+void BloomFilterPrefetch(const Slice& filter, const Slice& user_key) {
+  ForEachProbe(filter, user_key, [](const char* byte, int) {
+    __builtin_prefetch(byte);
+    return true;
   });
 }
 

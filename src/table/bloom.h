@@ -39,6 +39,9 @@ class BloomFilterBuilder {
 
 // False only if user_key was certainly not added to the builder that produced filter.
 bool BloomFilterMayMatch(const Slice& filter, const Slice& user_key);
+// Starts fetching the cache lines BloomFilterMayMatch(filter, user_key) will read, so that a
+// batch of lookups (MultiGet) overlaps their misses.
+void BloomFilterPrefetch(const Slice& filter, const Slice& user_key);
 
 }  // namespace sluice
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "base/internal_key.h"
 #include "table/bloom.h"
@@ -194,14 +195,39 @@ bool Table::KeyMayMatch(const Slice& user_key) const {
 Status Table::InternalGet(
     const ReadOptions& options, const Slice& internal_key,
     const std::function<void(const Slice& key, const Slice& value)>& found) const {
-  if (!KeyMayMatch(ExtractUserKey(internal_key))) return Status::OK();
-  auto index_iter = NewIndexIterator();
-  index_iter->Seek(internal_key);
-  if (!index_iter->Valid()) return index_iter->status();
-  auto block_iter = NewDataBlockIterator(options, index_iter->value());
-  block_iter->Seek(internal_key);
-  if (block_iter->Valid()) found(block_iter->key(), block_iter->value());
-  return block_iter->status();
+  return InternalMultiGet(options, &internal_key, 1,
+                          [&](size_t, const Slice& key, const Slice& value) { found(key, value); });
+}
+
+Status Table::InternalMultiGet(const ReadOptions& options, const Slice* internal_keys, size_t n,
+                               const MultiFoundFn& found) const {
+  const Comparator* icmp = options_.comparator;
+  // The filter probes of a batch are cache misses (k spread over the filter per key): started
+  // together, they overlap.
+  if (n > 1 && has_filter_) {
+    for (size_t i = 0; i < n; i++) BloomFilterPrefetch(filter_, ExtractUserKey(internal_keys[i]));
+  }
+  std::unique_ptr<InternalIterator> index_iter;
+  // The data block index_iter points at, read for an earlier key.
+  std::unique_ptr<InternalIterator> block_iter;
+  for (size_t i = 0; i < n; i++) {
+    const Slice& ikey = internal_keys[i];
+    assert(i == 0 || icmp->Compare(internal_keys[i - 1], ikey) < 0);
+    if (!KeyMayMatch(ExtractUserKey(ikey))) continue;
+    // The block read last holds every key up to its separator (index_iter's key), and the keys
+    // ascend: a key not past the separator is in that block.
+    if (block_iter == nullptr || icmp->Compare(ikey, index_iter->key()) > 0) {
+      if (index_iter == nullptr) index_iter = NewIndexIterator();
+      index_iter->Seek(ikey);
+      // Past the last block: so is every later key.
+      if (!index_iter->Valid()) return index_iter->status();
+      block_iter = NewDataBlockIterator(options, index_iter->value());
+    }
+    block_iter->Seek(ikey);
+    if (block_iter->Valid()) found(i, block_iter->key(), block_iter->value());
+    if (!block_iter->status().ok()) return block_iter->status();
+  }
+  return Status::OK();
 }
 
 uint64_t Table::ApproximateOffsetOf(const Slice& internal_key) const {

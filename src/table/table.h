@@ -54,6 +54,13 @@ class Table {
   // Corruption. REQUIRES: internal_key is at least 8 bytes.
   Status InternalGet(const ReadOptions& options, const Slice& internal_key,
                      const std::function<void(const Slice& key, const Slice& value)>& found) const;
+  // InternalGet for each of internal_keys[0..n), which must ascend: found(i, key, value) as
+  // InternalGet's found for key i. The batch's filter probes are started together (their cache
+  // misses overlap), and keys that fall in one data block read it (and seek the index) once.
+  // Stops at the first error.
+  using MultiFoundFn = std::function<void(size_t i, const Slice& key, const Slice& value)>;
+  Status InternalMultiGet(const ReadOptions& options, const Slice* internal_keys, size_t n,
+                          const MultiFoundFn& found) const;
 
   // False only if the bloom filter proves user_key is absent (true when there is no filter).
   bool KeyMayMatch(const Slice& user_key) const;

@@ -55,11 +55,18 @@ std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& opt
 Status TableCache::Get(const ReadOptions& options, uint64_t number, uint64_t file_size,
                        const Slice& internal_key,
                        const std::function<void(const Slice&, const Slice&)>& found) {
+  return MultiGet(options, number, file_size, &internal_key, 1,
+                  [&](size_t, const Slice& key, const Slice& value) { found(key, value); });
+}
+
+Status TableCache::MultiGet(
+    const ReadOptions& options, uint64_t number, uint64_t file_size, const Slice* internal_keys,
+    size_t n, const std::function<void(size_t i, const Slice& key, const Slice& value)>& found) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);
   if (!s.ok()) return s;
   auto* table = static_cast<Table*>(cache_->Value(handle));
-  s = table->InternalGet(options, internal_key, found);
+  s = table->InternalMultiGet(options, internal_keys, n, found);
   cache_->Release(handle);
   return s;
 }

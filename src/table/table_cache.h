@@ -39,6 +39,10 @@ class TableCache {
   Status Get(const ReadOptions& options, uint64_t number, uint64_t file_size,
              const Slice& internal_key,
              const std::function<void(const Slice& key, const Slice& value)>& found);
+  // Get for each of internal_keys[0..n) (ascending) in one file: see Table::InternalMultiGet.
+  Status MultiGet(const ReadOptions& options, uint64_t number, uint64_t file_size,
+                  const Slice* internal_keys, size_t n,
+                  const std::function<void(size_t i, const Slice& key, const Slice& value)>& found);
 
   // Opens the file's reader (footer, index, filter, properties), leaving it cached.
   Status OpenFile(uint64_t number, uint64_t file_size);

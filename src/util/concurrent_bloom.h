@@ -61,6 +61,10 @@ class ConcurrentBloom {
   void Prefetch(uint64_t hash) const {
     if (line_ != nullptr) __builtin_prefetch(&line_[LineOf(hash)], 1);
   }
+  // Starts fetching hash's line for a MayContain soon (shared: no write intent).
+  void PrefetchForRead(uint64_t hash) const {
+    if (line_ != nullptr) __builtin_prefetch(&line_[LineOf(hash)], 0);
+  }
 
   size_t MemoryUsage() const { return lines_ * kLineBytes; }
 

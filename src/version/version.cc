@@ -23,36 +23,107 @@ bool BeforeFile(const Slice* user_key, const FileMetaData& f) {
   return user_key != nullptr && user_key->compare(f.smallest.user_key()) < 0;
 }
 
+// What an SST entry found at or after a lookup key says of user_key: a version of it newer
+// than the one *result holds (if *found) becomes *result.
+void TakeEntry(const FileMetaData& f, const Slice& user_key, const Slice& ikey, const Slice& value,
+               TableLookup* result, bool* found, Status* parse_error) {
+  ParsedInternalKey parsed;
+  if (!ParseInternalKey(ikey, &parsed)) {
+    *parse_error =
+        Status::Corruption("bad internal key in SST file", std::to_string(f.number) + ".sst");
+    return;
+  }
+  if (parsed.user_key != user_key) return;
+  if (*found && parsed.sequence <= result->sequence) return;
+  *found = true;
+  result->sequence = parsed.sequence;
+  result->type = parsed.type;
+  if (parsed.type == kTypeValue) {
+    result->value.assign(value.data(), value.size());
+  } else {
+    result->value.clear();
+  }
+}
+
 // Looks key up in one file. *found if the file holds a version of the user key visible at
 // key.sequence().
 Status GetFromFile(const ReadOptions& options, const FileMetaData& f, const LookupKey& key,
                    TableCache* table_cache, TableLookup* result, bool* found) {
   *found = false;
   Status parse_error;
-  Status s = table_cache->Get(options, f.number, f.file_size, key.internal_key(),
-                              [&](const Slice& ikey, const Slice& value) {
-                                ParsedInternalKey parsed;
-                                if (!ParseInternalKey(ikey, &parsed)) {
-                                  parse_error =
-                                      Status::Corruption("bad internal key in SST file",
-                                                         std::to_string(f.number) + ".sst");
-                                  return;
-                                }
-                                if (parsed.user_key != key.user_key()) return;
-                                *found = true;
-                                result->sequence = parsed.sequence;
-                                result->type = parsed.type;
-                                if (parsed.type == kTypeValue) {
-                                  result->value.assign(value.data(), value.size());
-                                } else {
-                                  result->value.clear();
-                                }
-                              });
+  Status s =
+      table_cache->Get(options, f.number, f.file_size, key.internal_key(),
+                       [&](const Slice& ikey, const Slice& value) {
+                         TakeEntry(f, key.user_key(), ikey, value, result, found, &parse_error);
+                       });
   if (s.ok()) s = parse_error;
   return s;
 }
 
+// MultiGet's step in one file: looks up items[which[0..)] (ascending) there, and takes what the
+// file holds for an item if it is newer than what the item has. An error is the status of every
+// item looked up.
+void MultiGetFromFile(const ReadOptions& options, const FileMetaData& f, TableCache* table_cache,
+                      const std::vector<size_t>& which, TableMultiLookup* items) {
+  thread_local std::vector<Slice> keys;
+  keys.clear();
+  for (size_t i : which) keys.push_back(items[i].internal_key);
+  Status parse_error;
+  Status s = table_cache->MultiGet(options, f.number, f.file_size, keys.data(), keys.size(),
+                                   [&](size_t j, const Slice& ikey, const Slice& value) {
+                                     TableMultiLookup& item = items[which[j]];
+                                     TakeEntry(f, ExtractUserKey(item.internal_key), ikey, value,
+                                               &item.result, &item.found, &parse_error);
+                                   });
+  if (s.ok()) s = parse_error;
+  if (!s.ok()) {
+    for (size_t i : which) items[i].status = s;
+  }
+}
+
 }  // namespace
+
+void Version::MultiGet(const ReadOptions& options, TableCache* table_cache, TableMultiLookup* items,
+                       size_t n) const {
+  std::vector<size_t> which;
+  // Level 0, as in Get: every file that may hold a version newer than the one an item has.
+  for (const auto& f : files(0)) {
+    which.clear();
+    for (size_t i = 0; i < n; i++) {
+      const TableMultiLookup& item = items[i];
+      if (!item.status.ok() || (item.found && item.result.sequence > f->largest_seqno)) continue;
+      const Slice user_key = ExtractUserKey(item.internal_key);
+      if (user_key.compare(f->smallest.user_key()) < 0) continue;
+      if (user_key.compare(f->largest.user_key()) > 0) break;  // and so are the later keys
+      which.push_back(i);
+    }
+    if (!which.empty()) MultiGetFromFile(options, *f, table_cache, which, items);
+  }
+  // Deeper levels: an item found (or failed) above is final; the others go, in runs of
+  // neighbours, to the one file of the level that may hold them.
+  for (int level = 1; level < num_levels(); level++) {
+    const FileList& list = files(level);
+    if (list.empty()) continue;
+    size_t i = 0;
+    while (i < n) {
+      if (items[i].found || !items[i].status.ok()) {
+        i++;
+        continue;
+      }
+      const size_t index = FindFile(list, items[i].internal_key);
+      if (index >= list.size()) break;  // past the level's last key, as the later keys are
+      const FileMetaData& f = *list[index];
+      which.clear();
+      // Every later key up to the file's largest falls in this file too (the keys ascend).
+      for (; i < n && ICmp().Compare(items[i].internal_key, f.largest.Encode()) <= 0; i++) {
+        if (items[i].found || !items[i].status.ok()) continue;
+        if (ExtractUserKey(items[i].internal_key).compare(f.smallest.user_key()) < 0) continue;
+        which.push_back(i);
+      }
+      if (!which.empty()) MultiGetFromFile(options, f, table_cache, which, items);
+    }
+  }
+}
 
 size_t FindFile(const FileList& files, const Slice& internal_key) {
   size_t left = 0, right = files.size();

@@ -37,6 +37,14 @@ struct TableLookup {
   std::string value;
 };
 
+// One key of a Version::MultiGet: its lookup key in, its outcome out.
+struct TableMultiLookup {
+  Slice internal_key;  // the user key and the read point, as LookupKey::internal_key()
+  TableLookup result;  // valid if found
+  bool found = false;
+  Status status;  // an error reading a file that may hold the key (then found says nothing)
+};
+
 class Version {
  public:
   explicit Version(int num_levels) : files_(static_cast<size_t>(num_levels)) {}
@@ -51,6 +59,11 @@ class Version {
   // *found is false if there is none; errors (I/O, corruption) are returned.
   Status Get(const ReadOptions& options, const LookupKey& key, TableCache* table_cache,
              TableLookup* result, bool* found) const;
+  // Get for each of items[0..n), whose user keys must ascend strictly, setting each item's
+  // found, result and status as Get would. Each file is opened once for all the keys it may
+  // hold, and keys in one of its data blocks read it once.
+  void MultiGet(const ReadOptions& options, TableCache* table_cache, TableMultiLookup* items,
+                size_t n) const;
 
   // Appends iterators that together yield every entry of the SST files.
   void AddIterators(const ReadOptions& options, TableCache* table_cache,

@@ -52,6 +52,18 @@ def test_put_get_delete(db):
     run("delete", "greeting", db=db, check_rc=OK)  # deleting a missing key is no error
 
 
+def test_multi_get(db):
+    run("load", "-", db=db, stdin=b"a\t1\nb\ttwo\\tx\n", check_rc=OK)  # b's value holds a tab
+    # Found keys in the order given, as load reads them back; repeats allowed.
+    r = run("multi-get", "b", "a", "b", db=db, check_rc=OK)
+    assert r.stdout == b"b\ttwo\\tx\na\t1\nb\ttwo\\tx\n"
+    r = run("multi-get", "--format", "json", "a", "zz", "yy", db=db, check_rc=NOT_FOUND)
+    assert r.stdout == b'{"key":"a","value":"1"}\n'
+    assert b"2 of 3 keys not found: 'zz', 'yy'" in r.stderr
+    assert run("--hex", "multi-get", "61", db=db, check_rc=OK).stdout == b"61\t31\n"
+    assert b"KEY is required" in run("multi-get", db=db, check_rc=USAGE).stderr
+
+
 def test_put_reads_value_from_stdin_and_hex(db):
     value = bytes(range(256))
     run("put", "bin", db=db, stdin=value, check_rc=OK)

@@ -24,7 +24,7 @@ namespace sluice::cli {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitNotFound = 1,      // get: the key has no value
+  kExitNotFound = 1,      // get, multi-get: a key has no value
   kExitUsage = 2,         // bad command line (CLI11 reports it)
   kExitNoDatabase = 3,    // --db names no database (and --create-if-missing was not given)
   kExitLocked = 4,        // the database is open in another process

@@ -1,11 +1,14 @@
-// tools/sluice/data_commands.cc — put, get, delete and scan: one key or one range at a time.
+// tools/sluice/data_commands.cc — put, get, multi-get, delete and scan: keys and ranges.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "key_range.h"
@@ -86,6 +89,55 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     out.Flush();
     if (!out.status().ok()) return void(*exit_code = Fail(out.status()));
     *exit_code = CloseDatabase(std::move(db));
+  });
+
+  // --- multi-get KEY... ---
+  struct MultiGetArgs {
+    std::vector<std::string> keys;
+    std::string format = "tsv";
+  };
+  auto multi_args = std::make_shared<MultiGetArgs>();
+  auto* multi = app->add_subcommand(
+      "multi-get",
+      "Print KEY<TAB>VALUE (or JSON) for each KEY that has a value, in the order given, all "
+      "read from one consistent state (exit code 1 if any KEY has none)");
+  multi->add_option("KEY", multi_args->keys, "The keys")->required();
+  multi
+      ->add_option("--format", multi_args->format,
+                   "Output format (tsv: KEY<TAB>VALUE escaped as in docs/cli.md; json: one JSON "
+                   "object per line), what load reads back")
+      ->check(CLI::IsMember({"tsv", "json"}));
+  multi->callback([g, exit_code, a = multi_args] {
+    std::vector<std::string> keys(a->keys.size());
+    for (size_t i = 0; i < keys.size(); i++) {
+      Status s = ParseArgument(*g, "key", a->keys[i], &keys[i]);
+      if (!s.ok()) return void(*exit_code = Fail(s));
+    }
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    const std::vector<Slice> slices(keys.begin(), keys.end());
+    std::vector<std::string> values;
+    const std::vector<Status> statuses = db->MultiGet(ReadOptions(), slices, &values);
+    for (const Status& s : statuses) {
+      if (!s.ok() && !s.IsNotFound()) return void(*exit_code = Fail(s));
+    }
+    Output out;
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (statuses[i].ok()) {
+        out.Write(FormatEntry(keys[i], values[i], g->hex, a->format == "json"));
+      } else {
+        missing.push_back("'" + Show(keys[i], g->hex) + "'");
+      }
+    }
+    out.Flush();
+    if (!out.status().ok()) return void(*exit_code = Fail(out.status()));
+    *exit_code = CloseDatabase(std::move(db));
+    if (*exit_code == kExitOk && !missing.empty()) {
+      *exit_code = Fail(fmt::format("{} of {} keys not found: {}", missing.size(), keys.size(),
+                                    fmt::join(missing, ", ")),
+                        kExitNotFound);
+    }
   });
 
   // --- delete KEY ---

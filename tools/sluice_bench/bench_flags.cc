@@ -177,8 +177,17 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "padded with zero bytes (needs --key_size >= 8)")
       ->check(CLI::IsMember({"decimal", "binary"}));
   app.add_option("--value_size", f.value_size, "Bytes per value")->check(CLI::Range(0, 64 << 20));
-  app.add_option("--batch_size", f.batch_size, "Writes per WriteBatch (1: single Put/Delete)")
+  app.add_option(
+         "--batch_size", f.batch_size,
+         "Writes per WriteBatch (1: single Put/Delete); keys per MultiGet in multireadrandom")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--multiread_stride", f.multiread_stride,
+                 "multireadrandom: 0, every key of a batch random; N > 0, a batch is a random key "
+                 "and the keys N, 2N, ... after it (db_bench's flag)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
+  app.add_flag("--multiget_as_gets", f.multiget_as_gets,
+               "multireadrandom through Gets in a loop for every engine: the baseline a MultiGet "
+               "is measured against, with the same per-batch timing");
   app.add_option("--compression_ratio", f.compression_ratio,
                  "Fraction of its size a value compresses to")
       ->check(CLI::Range(0.0, 1.0));

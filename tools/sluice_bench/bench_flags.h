@@ -30,6 +30,8 @@ struct BenchFlags {
   int value_size = 100;
   // Writes per WriteBatch (1: plain Put/Delete).
   int batch_size = 1;
+  bool multiget_as_gets = false;
+  int64_t multiread_stride = 0;
   double compression_ratio = 0.5;
   std::string db = "/tmp/sluice_bench";
   bool use_existing_db = false;

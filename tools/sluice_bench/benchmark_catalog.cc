@@ -20,6 +20,9 @@ constexpr std::array kBenchmarks = {
                   "write --num/1000 random keys with 100000-byte values into a new database"},
     BenchmarkSpec{"readrandom", BenchKind::kReadRandom, false, "read",
                   "--reads point reads of uniformly random keys"},
+    BenchmarkSpec{"multireadrandom", BenchKind::kMultiReadRandom, false, "read",
+                  "--reads point reads of uniformly random keys, --batch_size keys per MultiGet "
+                  "(LevelDB, which has none: Gets in a loop)"},
     BenchmarkSpec{"readmissing", BenchKind::kReadMissing, false, "read",
                   "--reads point reads of keys that do not exist"},
     BenchmarkSpec{"readseq", BenchKind::kReadSeq, false, "read",

@@ -18,6 +18,7 @@ enum class BenchKind {
   kFillSync,
   kFill100K,
   kReadRandom,
+  kMultiReadRandom,
   kReadMissing,
   kReadSeq,
   kReadReverse,

@@ -158,6 +158,7 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
       w.value_size = kFill100KValueSize;
       break;
     case BenchKind::kReadRandom:
+    case BenchKind::kMultiReadRandom:
     case BenchKind::kReadMissing:
     case BenchKind::kReadSeq:
     case BenchKind::kReadReverse:
@@ -348,6 +349,7 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kReadRandom:
           case BenchKind::kReadWhileWriting: DoPointReads(ctx, w, /*missing=*/false); break;
           case BenchKind::kReadMissing: DoPointReads(ctx, w, /*missing=*/true); break;
+          case BenchKind::kMultiReadRandom: DoMultiReads(ctx, w); break;
           case BenchKind::kSeekRandom: DoSeeks(ctx, w); break;
           case BenchKind::kReadSeq: DoScan(ctx, w, /*reverse=*/false); break;
           case BenchKind::kReadReverse: DoScan(ctx, w, /*reverse=*/true); break;
@@ -405,9 +407,9 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
   *result = MergeThreadStats(spec.name, spec.op_label, measured);
   result->intervals = std::move(intervals);
-  if (w.kind == BenchKind::kReadRandom || w.kind == BenchKind::kReadMissing ||
-      w.kind == BenchKind::kSeekRandom || w.kind == BenchKind::kReadWhileWriting ||
-      w.kind == BenchKind::kReadSkewed) {
+  if (w.kind == BenchKind::kReadRandom || w.kind == BenchKind::kMultiReadRandom ||
+      w.kind == BenchKind::kReadMissing || w.kind == BenchKind::kSeekRandom ||
+      w.kind == BenchKind::kReadWhileWriting || w.kind == BenchKind::kReadSkewed) {
     result->has_lookups = true;
     result->message = fmt::format("({} of {} found)", result->found, result->lookups);
   }
@@ -608,6 +610,53 @@ void BenchmarkRunner::DoPointReads(ThreadContext* t, const Workload& w, bool mis
     }
     t->stats.FinishedOps(op_start, 1, bytes);
     ++done;
+  }
+  t->stats.AddLookups(done, found);
+}
+
+void BenchmarkRunner::DoMultiReads(ThreadContext* t, const Workload& w) {
+  const uint64_t num = static_cast<uint64_t>(flags_.num);
+  const auto batch = static_cast<uint64_t>(std::max(1, flags_.batch_size));
+  const auto stride = static_cast<uint64_t>(flags_.multiread_stride);
+  std::vector<KeyBuffer> buffers;
+  for (uint64_t i = 0; i < batch; i++) buffers.push_back(NewKeyBuffer());
+  std::vector<std::string_view> keys(batch);
+  std::vector<std::string> values;
+  std::vector<EngineStatus> statuses;
+  OpBudget budget(w.ops, w.duration);
+  uint64_t done = 0;
+  uint64_t found = 0;
+  while (budget.More(done)) {
+    // The last batch of a --reads budget is cut to what is left of it.
+    const uint64_t n = w.ops > 0 ? std::min(batch, w.ops - done) : batch;
+    keys.resize(n);
+    if (stride == 0) {
+      for (uint64_t i = 0; i < n; i++) keys[i] = buffers[i].Set(t->rnd.Uniform(num));
+    } else {
+      // A random first key and the keys stride, 2 stride, ... after it, all below num.
+      const uint64_t span = (n - 1) * stride;
+      const uint64_t first = span < num ? t->rnd.Uniform(num - span) : 0;
+      for (uint64_t i = 0; i < n; i++) keys[i] = buffers[i].Set((first + i * stride) % num);
+    }
+    const uint64_t op_start = t->stats.OpStart();
+    if (flags_.multiget_as_gets) {
+      engine_->KVEngine::MultiGet(keys, &values, &statuses);  // the base class's loop of Gets
+    } else {
+      engine_->MultiGet(keys, &values, &statuses);
+    }
+    uint64_t bytes = 0;
+    for (uint64_t i = 0; i < n; i++) {
+      if (statuses[i].ok()) {
+        ++found;
+        bytes += keys[i].size() + values[i].size();
+      } else if (!statuses[i].IsNotFound()) {
+        t->error = std::move(statuses[i]);
+        break;
+      }
+    }
+    if (!t->error.ok()) break;
+    t->stats.FinishedOps(op_start, n, bytes);
+    done += n;
   }
   t->stats.AddLookups(done, found);
 }

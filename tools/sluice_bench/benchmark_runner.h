@@ -122,6 +122,9 @@ class BenchmarkRunner {
   // skew: null for uniformly random keys.
   void DoPointReads(ThreadContext* t, const Workload& w, bool missing,
                     const SkewedKeys* skew = nullptr);
+  // multireadrandom: batches of --batch_size random keys through the engine's MultiGet; each
+  // key is an op, each batch one latency sample.
+  void DoMultiReads(ThreadContext* t, const Workload& w);
   void DoSeeks(ThreadContext* t, const Workload& w);
   void DoScan(ThreadContext* t, const Workload& w, bool reverse);
   // The extra writer of readwhilewriting: random overwrites until *stop.

@@ -214,6 +214,25 @@ class RocksDBEngine final : public KVEngine {
     return FromRocks(db_->Get(read_options_, ToSlice(key), value));
   }
 
+  void MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                std::vector<EngineStatus>* statuses) override {
+    std::vector<rocksdb::Slice> slices;
+    slices.reserve(keys.size());
+    for (std::string_view k : keys) slices.push_back(ToSlice(k));
+    // The batched MultiGet (db_bench's --multiread_batched), RocksDB's faster one: it sorts the
+    // keys and reads the blocks of a file together.
+    std::vector<rocksdb::PinnableSlice> pinned(keys.size());
+    std::vector<rocksdb::Status> results(keys.size());
+    db_->MultiGet(read_options_, db_->DefaultColumnFamily(), keys.size(), slices.data(),
+                  pinned.data(), results.data(), /*sorted_input=*/false);
+    values->resize(keys.size());
+    statuses->clear();
+    for (size_t i = 0; i < keys.size(); i++) {
+      (*values)[i].assign(pinned[i].data(), pinned[i].size());
+      statuses->push_back(FromRocks(results[i]));
+    }
+  }
+
   std::unique_ptr<KVIterator> NewIterator() override {
     return std::make_unique<RocksIterator>(db_->NewIterator(read_options_));
   }

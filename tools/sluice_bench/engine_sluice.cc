@@ -229,6 +229,17 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(db_->Get(read_options_, ToSlice(key), value));
   }
 
+  void MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                std::vector<EngineStatus>* statuses) override {
+    std::vector<sluice::Slice> slices;
+    slices.reserve(keys.size());
+    for (std::string_view k : keys) slices.push_back(ToSlice(k));
+    statuses->clear();
+    for (sluice::Status& s : db_->MultiGet(read_options_, slices, values)) {
+      statuses->push_back(FromSluice(s));
+    }
+  }
+
   std::unique_ptr<KVIterator> NewIterator() override {
     return std::make_unique<SluiceIterator>(db_->NewIterator(read_options_));
   }

@@ -72,6 +72,13 @@ EngineStatus KVEngine::Scan(std::string_view start, size_t limit,
   return it->status();
 }
 
+void KVEngine::MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                        std::vector<EngineStatus>* statuses) {
+  values->resize(keys.size());
+  statuses->clear();
+  for (size_t i = 0; i < keys.size(); i++) statuses->push_back(Get(keys[i], &(*values)[i]));
+}
+
 EngineStatus KVEngine::NativeRmwSupport() const {
   return EngineStatus::NotSupported(fmt::format(
       "{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one", name()));

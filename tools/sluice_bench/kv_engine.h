@@ -243,6 +243,10 @@ class KVEngine {
   // NotFound if key has no value.
   virtual EngineStatus Get(std::string_view key, std::string* value) = 0;
   virtual std::unique_ptr<KVIterator> NewIterator() = 0;
+  // Looks up every key: (*statuses)[i] and (*values)[i] as Get's for keys[i]. The default is Gets
+  // in a loop; engines with a batched lookup of their own (sluice, RocksDB) override it.
+  virtual void MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                        std::vector<EngineStatus>* statuses);
   // Replaces *result with up to `limit` entries with key >= start, in key order. The default
   // reads them with a fresh iterator (Seek, then Next); engines with a bounded range read of
   // their own (sluice's DB::Scan) override it.

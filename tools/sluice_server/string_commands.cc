@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "command_table.h"
 #include "reply.h"
@@ -106,22 +107,19 @@ void GetSet(CommandContext& c) {
   existed ? ReplyBulk(c.out, old) : ReplyNull(c.out, c.client->protocol);
 }
 
-// nil for a missing key. A key the engine cannot read (Corruption, IOError) makes the whole
-// reply that error rather than a nil that would pass for a missing key.
+// nil for a missing key; every value from one consistent state (one DB::MultiGet). A key the
+// engine cannot read (Corruption, IOError) makes the whole reply that error rather than a nil
+// that would pass for a missing key.
 void MGet(CommandContext& c) {
-  const size_t reply_start = c.out->size();
-  ReplyArrayHeader(c.out, c.args.size() - 1);
-  std::string value;
-  for (size_t i = 1; i < c.args.size(); ++i) {
-    Status s = c.server->db->Get(ReadOptions(), c.args[i], &value);
-    if (s.ok()) {
-      ReplyBulk(c.out, value);
-    } else if (s.IsNotFound()) {
-      ReplyNull(c.out, c.client->protocol);
-    } else {
-      c.out->resize(reply_start);
-      return ReplyStatusError(c.out, s);
-    }
+  const std::vector<Slice> keys(c.args.begin() + 1, c.args.end());
+  std::vector<std::string> values;
+  const std::vector<Status> statuses = c.server->db->MultiGet(ReadOptions(), keys, &values);
+  for (const Status& s : statuses) {
+    if (!s.ok() && !s.IsNotFound()) return ReplyStatusError(c.out, s);
+  }
+  ReplyArrayHeader(c.out, keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    statuses[i].ok() ? ReplyBulk(c.out, values[i]) : ReplyNull(c.out, c.client->protocol);
   }
 }
 

@@ -3,7 +3,7 @@
 import builtins
 import os
 from types import TracebackType
-from typing import Any, Callable, Iterator as _Iterator, Literal, Optional, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, Iterable, Iterator as _Iterator, List, Literal, Optional, Tuple, TypeVar, Union, overload
 
 _Bytes = Union[bytes, bytearray, memoryview]
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -108,6 +108,7 @@ class DB:
     def __setitem__(self, key: _Bytes, value: _Bytes) -> None: ...
     def __delitem__(self, key: _Bytes) -> None: ...
     def __contains__(self, key: _Bytes) -> bool: ...
+    def multi_get(self, keys: Iterable[_Bytes]) -> List[Optional[bytes]]: ...
     def read_modify_write(
         self,
         key: _Bytes,

@@ -4,8 +4,10 @@
 #include "db.h"
 
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #ifdef __GLIBCXX__
 #include <cxxabi.h>
@@ -149,6 +151,31 @@ py::object PyDB::GetItem(py::handle key) {
 }
 
 bool PyDB::Contains(py::handle key) { return Lookup(key).has_value(); }
+
+py::list PyDB::MultiGet(py::handle keys) {
+  py::list held;  // keeps the key objects alive: a Bytes of a bytes object points into it
+  std::vector<std::unique_ptr<Bytes>> parsed;
+  for (py::handle key : py::iter(keys)) {
+    held.append(key);
+    parsed.push_back(std::make_unique<Bytes>(key, "key"));
+  }
+  std::vector<sluice::Slice> slices;
+  slices.reserve(parsed.size());
+  for (const auto& k : parsed) slices.push_back(k->slice());
+  std::vector<std::string> values;
+  const std::vector<sluice::Status> statuses = core_->Run(
+      [&](sluice::DB* db) { return db->MultiGet(core_->read_options(), slices, &values); });
+  py::list out;
+  for (size_t i = 0; i < statuses.size(); i++) {
+    if (statuses[i].IsNotFound()) {
+      out.append(py::none());
+    } else {
+      Check(statuses[i]);
+      out.append(ToPyBytes(values[i]));
+    }
+  }
+  return out;
+}
 
 void PyDB::Delete(py::handle key, py::handle sync) {
   Bytes k(key, "key");

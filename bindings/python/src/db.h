@@ -50,6 +50,9 @@ class PyDB {
   py::object Get(py::handle key, py::handle default_value);
   py::object GetItem(py::handle key);  // KeyError if missing
   bool Contains(py::handle key);
+  // The values of keys (an iterable of bytes-like objects), a list with None for each missing
+  // key, all read from one consistent state (DB::MultiGet).
+  py::list MultiGet(py::handle keys);
   // Deleting a missing key is not an error (del db[key] included), as in the engine.
   void Delete(py::handle key, py::handle sync);
 

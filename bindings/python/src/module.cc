@@ -109,6 +109,9 @@ PYBIND11_MODULE(_sluice, m) {
           "__delitem__", [](PyDB& self, py::handle key) { self.Delete(key, py::none()); },
           py::arg("key"))
       .def("__contains__", &PyDB::Contains, py::arg("key"))
+      .def("multi_get", &PyDB::MultiGet, py::arg("keys"),
+           "The values of keys (an iterable of bytes), a list with None for each missing key, "
+           "all read from one consistent state; cheaper than get() in a loop.")
       .def("read_modify_write", &PyDB::ReadModifyWrite, py::arg("key"), py::arg("fn"),
            py::kw_only(), py::arg("sync") = py::none())
       .def("put_if_absent", &PyDB::PutIfAbsent, py::arg("key"), py::arg("value"), py::kw_only(),

@@ -30,6 +30,25 @@ def test_get_default(db):
     assert db.get(b"present", b"d") == b""  # an empty value is a value
 
 
+def test_multi_get(db):
+    assert db.multi_get([]) == []
+    db.put(b"a", b"1")
+    db.put(b"b", b"")
+    with db.write_batch() as batch:
+        batch.put(b"c", b"3")
+        batch.delete(b"a")
+    # None for missing and deleted keys, b"" for an empty value; any iterable, repeats allowed.
+    keys = [b"c", b"a", b"b", b"zz", bytearray(b"c")]
+    assert db.multi_get(keys) == [b"3", None, b"", None, b"3"]
+    assert db.multi_get(k for k in (b"b", b"c")) == [b"", b"3"]
+    db.flush()
+    assert db.multi_get(keys) == [db.get(bytes(k)) for k in keys]
+    with pytest.raises(TypeError, match="key must be bytes"):
+        db.multi_get([b"a", "str"])
+    with pytest.raises(TypeError):
+        db.multi_get(5)
+
+
 def test_mapping_protocol(db):
     db[b"a"] = b"1"
     assert db[b"a"] == b"1"

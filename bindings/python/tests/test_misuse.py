@@ -17,6 +17,7 @@ DB_CALLS = {
     "setitem": lambda db: db.__setitem__(b"k", b"v"),
     "delitem": lambda db: db.__delitem__(b"k"),
     "contains": lambda db: b"k" in db,
+    "multi_get": lambda db: db.multi_get([b"k"]),
     "read_modify_write": lambda db: db.read_modify_write(b"k", lambda v: b"x"),
     "put_if_absent": lambda db: db.put_if_absent(b"k", b"v"),
     "compare_and_swap": lambda db: db.compare_and_swap(b"k", None, b"v"),

@@ -210,6 +210,13 @@ void FloDBComponent::PrefetchForAdd(const Slice& key) {
   if (mbf_ != nullptr) mbf_->PrefetchBucket(key, Membuffer::HashKey(key));
 }
 
+void FloDBComponent::PrefetchForGet(const Slice& key) {
+  // A Get's first misses: the key's bucket, then the sorted level's filter.
+  const uint64_t hash = Membuffer::HashKey(key);
+  if (mbf_ != nullptr) mbf_->PrefetchBucket(key, hash);
+  memtable_.PrefetchForGet(hash);
+}
+
 size_t FloDBComponent::DrainChunk(size_t partition, size_t max_entries, SequenceNumber max_seq) {
   thread_local std::vector<MembufferEntry*> entries;
   entries.clear();

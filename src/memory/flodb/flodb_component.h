@@ -88,6 +88,7 @@ class FloDBComponent final : public MemoryComponent {
   void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
            bool keep_older) override;
   void PrefetchForAdd(const Slice& key) override;
+  void PrefetchForGet(const Slice& key) override;
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
   size_t ApproximateMemoryUsage() const override;

@@ -97,6 +97,9 @@ class SortedLevel {
   // The same, with the key's HashKey already computed.
   bool Get(const Slice& key, uint64_t hash, SequenceNumber read_seq, MemoryLookup* result) const;
 
+  // Starts fetching the filter bits Get will read for a key of this hash (HashKey).
+  void PrefetchForGet(uint64_t hash) const { filter_.PrefetchForRead(hash); }
+
   // Every version, in internal-key order. Each move copies the entry it lands on, so the
   // iterator is safe without holding an epoch section between calls.
   // stable: no version will ever be replaced again (no more writes), so the iterator may point
