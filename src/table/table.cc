@@ -195,8 +195,15 @@ bool Table::KeyMayMatch(const Slice& user_key) const {
 Status Table::InternalGet(
     const ReadOptions& options, const Slice& internal_key,
     const std::function<void(const Slice& key, const Slice& value)>& found) const {
-  return InternalMultiGet(options, &internal_key, 1,
-                          [&](size_t, const Slice& key, const Slice& value) { found(key, value); });
+  // Get's path: one key, no batch to share (InternalMultiGet's loop, without its indirection).
+  if (!KeyMayMatch(ExtractUserKey(internal_key))) return Status::OK();
+  auto index_iter = NewIndexIterator();
+  index_iter->Seek(internal_key);
+  if (!index_iter->Valid()) return index_iter->status();
+  auto block_iter = NewDataBlockIterator(options, index_iter->value());
+  block_iter->Seek(internal_key);
+  if (block_iter->Valid()) found(block_iter->key(), block_iter->value());
+  return block_iter->status();
 }
 
 Status Table::InternalMultiGet(const ReadOptions& options, const Slice* internal_keys, size_t n,

@@ -52,23 +52,29 @@ std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& opt
   return iter;
 }
 
+template <typename Fn>
+Status TableCache::WithTable(uint64_t number, uint64_t file_size, Fn&& fn) {
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(number, file_size, &handle);
+  if (!s.ok()) return s;
+  s = fn(*static_cast<const Table*>(cache_->Value(handle)));
+  cache_->Release(handle);
+  return s;
+}
+
 Status TableCache::Get(const ReadOptions& options, uint64_t number, uint64_t file_size,
                        const Slice& internal_key,
                        const std::function<void(const Slice&, const Slice&)>& found) {
-  return MultiGet(options, number, file_size, &internal_key, 1,
-                  [&](size_t, const Slice& key, const Slice& value) { found(key, value); });
+  return WithTable(number, file_size,
+                   [&](const Table& t) { return t.InternalGet(options, internal_key, found); });
 }
 
 Status TableCache::MultiGet(
     const ReadOptions& options, uint64_t number, uint64_t file_size, const Slice* internal_keys,
     size_t n, const std::function<void(size_t i, const Slice& key, const Slice& value)>& found) {
-  Cache::Handle* handle = nullptr;
-  Status s = FindTable(number, file_size, &handle);
-  if (!s.ok()) return s;
-  auto* table = static_cast<Table*>(cache_->Value(handle));
-  s = table->InternalMultiGet(options, internal_keys, n, found);
-  cache_->Release(handle);
-  return s;
+  return WithTable(number, file_size, [&](const Table& t) {
+    return t.InternalMultiGet(options, internal_keys, n, found);
+  });
 }
 
 Status TableCache::OpenFile(uint64_t number, uint64_t file_size) {

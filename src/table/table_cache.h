@@ -56,6 +56,9 @@ class TableCache {
 
  private:
   Status FindTable(uint64_t number, uint64_t file_size, Cache::Handle** handle);
+  // fn(the file's reader), with the reader pinned for the call.
+  template <typename Fn>
+  Status WithTable(uint64_t number, uint64_t file_size, Fn&& fn);
 
   const std::string dbname_;
   Env* const env_;
