@@ -17,8 +17,9 @@
 #   make fuzz-smoke the short fuzzing run (15 s per target, after building the fuzz preset)
 #   make bench-flodb  the FloDB paper's experiments (bench/flodb_experiments.sh, ~31 min)
 #   make bench-clsm   the cLSM paper's experiments (bench/clsm_experiments.sh, ~14 min)
-#   make bench-reads  point reads, sequential reads, seeks, scans under writes and MultiGet
-#                     against RocksDB and LevelDB (bench/read_experiments.sh, ~13 min)
+#   make bench-reads  point reads, sequential reads, seeks, scans under writes, MultiGet and
+#                     reads with range tombstones
+#                     against RocksDB and LevelDB (bench/read_experiments.sh, ~19 min)
 #   make bench-buffer the memory-buffer paper's experiments 1-6 (bench/buffer_experiments.sh)
 #   make bench-scale  YCSB A-F at 20M and 50M records, a 10-minute sustained fill and the space
 #                     a 20M-key fill leaves (bench/scale_experiments.sh; hours: see

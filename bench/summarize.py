@@ -24,12 +24,15 @@ def main(paths):
             name = engine["engine"]
             if name not in engines:
                 engines.append(name)
+            seen = defaultdict(int)  # a benchmark run twice in one list: "name #2"
             for b in engine.get("benchmarks", []):
+                seen[b["name"]] += 1
+                label = b["name"] if seen[b["name"]] == 1 else f"{b['name']} #{seen[b['name']]}"
                 if b.get("skipped"):
                     continue
-                if b["name"] not in benchmarks:
-                    benchmarks.append(b["name"])
-                ops[(name, b["name"])].append(b["ops_per_sec"])
+                if label not in benchmarks:
+                    benchmarks.append(label)
+                ops[(name, label)].append(b["ops_per_sec"])
 
     w = runs[0]["workload"]
     print(f"{len(runs)} runs; num={w['num']} threads={w['threads']} key_size={w['key_size']} "
@@ -53,7 +56,8 @@ def main(paths):
             row.append(f"{med[e]:,.0f} ({min(v):,.0f}..{max(v):,.0f})")
         if "sluice" in engines:
             for e in others:
-                row.append(f"{med['sluice'] / med[e]:.2f}x" if "sluice" in med and e in med else "-")
+                ok = "sluice" in med and med.get(e, 0) > 0  # (0 ops/s: a step that did nothing)
+                row.append(f"{med['sluice'] / med[e]:.2f}x" if ok else "-")
         print("| " + " | ".join(row) + " |")
 
 

@@ -536,6 +536,23 @@ TEST_F(BenchRunnerTest, MultiReadRandomLooksUpBatchesOfKeys) {
   }
 }
 
+TEST_F(BenchRunnerTest, DeleteRangeDeletesRangesOfTheGivenWidth) {
+  flags_.max_num_range_tombstones = 5;
+  flags_.range_tombstone_width = 10;
+  auto r = Run({"fillseq", "deleterange", "readrandom"});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[1].ops, 5u);
+  EXPECT_EQ(engine_.range_deletes, 5);
+  // At most 50 keys gone (ranges may overlap), at least 10.
+  EXPECT_LE(engine_.size(), 990u);
+  EXPECT_GE(engine_.size(), 950u);
+  EXPECT_EQ(r[1].message, "(5 ranges of 10 keys)");
+  engine_.range_deletes_supported = false;  // as LevelDB: reported as skipped
+  r = Run({"fillseq", "deleterange"});
+  EXPECT_TRUE(r[1].skipped);
+  EXPECT_NE(r[1].skip_reason.find("no range deletion"), std::string::npos) << r[1].skip_reason;
+}
+
 // Records each MultiGet's keys (as numbers: the decimal key format).
 class BatchRecordingEngine : public MapEngine {
  public:

@@ -59,6 +59,31 @@ const char* sluice_c_api_round_trip(const char* path) {
     sluice_free(values[3]);
   }
 
+  /* DeleteRange: ["r1", "r3") takes r1 and r2, not r3; begin > end is an error. */
+  {
+    sluice_put(db, wo, "r1", 2, "x", 1, &err);
+    sluice_put(db, wo, "r2", 2, "x", 1, &err);
+    sluice_put(db, wo, "r3", 2, "x", 1, &err);
+    sluice_delete_range(db, wo, "r1", 2, "r3", 2, &err);
+    if (err != NULL) return "delete_range failed";
+    value = sluice_get(db, ro, "r2", 2, &len, &err);
+    if (value != NULL || err != NULL) return "delete_range left r2";
+    value = sluice_get(db, ro, "r3", 2, &len, &err);
+    if (value == NULL) return "delete_range took r3";
+    sluice_free(value);
+    sluice_delete_range(db, wo, "r9", 2, "r1", 2, &err);
+    if (err == NULL) return "delete_range with begin > end succeeded";
+    sluice_free(err);
+    err = NULL;
+    sluice_writebatch_t* b2 = sluice_writebatch_create();
+    sluice_writebatch_delete_range(b2, "r3", 2, "r4", 2);
+    sluice_write(db, wo, b2, &err);
+    sluice_writebatch_destroy(b2);
+    if (err != NULL) return "batch delete_range failed";
+    value = sluice_get(db, ro, "r3", 2, &len, &err);
+    if (value != NULL) return "batch delete_range left r3";
+  }
+
   const sluice_snapshot_t* snap = sluice_create_snapshot(db);
   sluice_put(db, wo, "c", 1, "3", 1, &err);
   sluice_readoptions_set_snapshot(ro, snap);

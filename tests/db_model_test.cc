@@ -1,7 +1,8 @@
-// A randomized model test: thousands of random operations applied to the DB and to a std::map,
-// with reopen, flush and compaction interleaved, checked through gets, iterators moving both
-// ways from random seeks (with and without iteration bounds), and live snapshots (each with a
-// frozen copy of the model). Runs over every memory component and several seeds.
+// A randomized model test: thousands of random operations (puts, deletes, range deletions,
+// batches mixing them) applied to the DB and to a std::map, with reopen, flush and compaction
+// interleaved, checked through gets, MultiGet, iterators moving both ways from random seeks
+// (with and without iteration bounds), and live snapshots (each with a frozen copy of the
+// model). Runs over every memory component and several seeds.
 
 #include <gtest/gtest.h>
 
@@ -125,6 +126,20 @@ class DBModelTest : public DBTestBase, public ::testing::TestWithParam<Params> {
     ASSERT_OK(it->status());
   }
 
+  // A random range [*begin, *end) of the key space: mostly a few keys wide, sometimes wide.
+  void RandomRange(std::string* begin, std::string* end) {
+    const int first =
+        rnd_.OneIn(10) ? static_cast<int>(rnd_.Uniform(5000)) : static_cast<int>(rnd_.Uniform(300));
+    const int width =
+        rnd_.OneIn(8) ? static_cast<int>(rnd_.Uniform(400)) : static_cast<int>(rnd_.Uniform(12));
+    *begin = Key(first);
+    *end = rnd_.OneIn(10) ? Key(first) + "\x01" : Key(first + width);
+  }
+  static void EraseRange(Model* m, const std::string& begin, const std::string& end) {
+    if (begin >= end) return;
+    m->erase(m->lower_bound(begin), m->lower_bound(end));
+  }
+
   Random rnd_;
 };
 
@@ -146,17 +161,27 @@ TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
       const std::string k = RandomKey(), v = RandomValue();
       ASSERT_OK(Put(k, v));
       model[k] = v;
-    } else if (r < 530) {
+    } else if (r < 500) {
       const std::string k = RandomKey();
       ASSERT_OK(Delete(k));
       model.erase(k);
+    } else if (r < 530) {
+      std::string begin, end;
+      RandomRange(&begin, &end);
+      ASSERT_OK(db()->DeleteRange(WriteOptions(), begin, end));
+      EraseRange(&model, begin, end);
     } else if (r < 630) {
       WriteBatch batch;
       Model after = model;
       const int n = 1 + static_cast<int>(rnd_.Uniform(8));
       for (int i = 0; i < n; i++) {
         const std::string k = RandomKey();
-        if (rnd_.OneIn(3)) {
+        if (rnd_.OneIn(8)) {
+          std::string begin, end;
+          RandomRange(&begin, &end);
+          batch.DeleteRange(begin, end);
+          EraseRange(&after, begin, end);
+        } else if (rnd_.OneIn(3)) {
           batch.Delete(k);
           after.erase(k);
         } else {
@@ -167,6 +192,29 @@ TEST_P(DBModelTest, RandomOperationsMatchTheModel) {
       }
       ASSERT_OK(db()->Write(WriteOptions(), &batch));
       model = std::move(after);
+    } else if (r < 650) {
+      // MultiGet: the model's answer for each key, at a snapshot too.
+      std::vector<std::string> keys;
+      const int n = 1 + static_cast<int>(rnd_.Uniform(20));
+      for (int i = 0; i < n; i++) keys.push_back(RandomKey());
+      ReadOptions ro;
+      const Model* m = &model;
+      if (!snapshots.empty() && rnd_.OneIn(2)) {
+        const auto& entry = snapshots[rnd_.Uniform(snapshots.size())];
+        ro.snapshot = entry.first;
+        m = &entry.second;
+      }
+      std::vector<Slice> slices(keys.begin(), keys.end());
+      std::vector<std::string> values;
+      std::vector<Status> statuses = db()->MultiGet(ro, slices, &values);
+      for (size_t i = 0; i < keys.size(); i++) {
+        auto it = m->find(keys[i]);
+        const std::string got = statuses[i].ok()           ? values[i]
+                                : statuses[i].IsNotFound() ? "NOT_FOUND"
+                                                           : statuses[i].ToString();
+        ASSERT_EQ(it == m->end() ? "NOT_FOUND" : it->second, got)
+            << "op " << op << " key " << keys[i];
+      }
     } else if (r < 800) {
       const std::string k = RandomKey();
       auto it = model.find(k);

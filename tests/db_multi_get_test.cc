@@ -159,14 +159,7 @@ TEST_P(DBMultiGetTest, BadInputNamesTheProblem) {
     EXPECT_NE(std::string::npos, st.ToString().find("1 column family handles for 2 keys"));
   }
   // A handle the DB does not know fails its own key only.
-  class Foreign final : public ColumnFamilyHandle {
-   public:
-    const std::string& GetName() const override { return name_; }
-    uint32_t GetID() const override { return 7; }
-
-   private:
-    std::string name_ = "foreign";
-  } foreign;
+  ForeignColumnFamilyHandle foreign;
   s = db()->MultiGet(ReadOptions(), {&foreign, db()->DefaultColumnFamily()}, {"a", "a"}, &values);
   EXPECT_TRUE(s[0].IsInvalidArgument()) << s[0].ToString();
   EXPECT_NE(std::string::npos, s[0].ToString().find("unknown column family handle for key 0"));

@@ -44,6 +44,9 @@ void sluice_put(sluice_t* db, const sluice_writeoptions_t* options, const char* 
                 const char* val, size_t vallen, char** errptr);
 void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const char* key,
                    size_t keylen, char** errptr);
+/* Deletes every key k with begin <= k < end (bytewise); begin > end is an error. */
+void sluice_delete_range(sluice_t* db, const sluice_writeoptions_t* options, const char* begin,
+                         size_t beginlen, const char* end, size_t endlen, char** errptr);
 void sluice_write(sluice_t* db, const sluice_writeoptions_t* options, sluice_writebatch_t* batch,
                   char** errptr);
 /* Returns the value (malloc()ed, *vallen set), or NULL with *errptr unchanged if the key is
@@ -106,6 +109,8 @@ void sluice_writebatch_clear(sluice_writebatch_t* batch);
 void sluice_writebatch_put(sluice_writebatch_t* batch, const char* key, size_t klen,
                            const char* val, size_t vlen);
 void sluice_writebatch_delete(sluice_writebatch_t* batch, const char* key, size_t klen);
+void sluice_writebatch_delete_range(sluice_writebatch_t* batch, const char* begin, size_t beginlen,
+                                    const char* end, size_t endlen);
 int sluice_writebatch_count(const sluice_writebatch_t* batch);
 
 /* --- options --- */

@@ -52,6 +52,16 @@ class DB {
   virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& value) = 0;
   // Deleting a missing key is not an error.
   virtual Status Delete(const WriteOptions& options, const Slice& key) = 0;
+  // Deletes every key k with begin <= k < end (bytewise) that exists now, by writing one range
+  // tombstone (whatever the number of keys). Reads, iterators, read-modify-writes and MultiGet
+  // honour it at once; compactions drop the keys it covers. begin > end is InvalidArgument;
+  // begin == end deletes nothing. family: DefaultColumnFamily() (any other handle is
+  // InvalidArgument).
+  virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family,
+                             const Slice& begin, const Slice& end) = 0;
+  Status DeleteRange(const WriteOptions& options, const Slice& begin, const Slice& end) {
+    return DeleteRange(options, DefaultColumnFamily(), begin, end);
+  }
   // Applies every update of the batch atomically; they become visible together.
   virtual Status Write(const WriteOptions& options, WriteBatch* batch) = 0;
 

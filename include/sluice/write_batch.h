@@ -23,6 +23,8 @@ class WriteBatch {
     virtual ~Handler() = default;
     virtual void Put(const Slice& key, const Slice& value) = 0;
     virtual void Delete(const Slice& key) = 0;
+    // A DeleteRange(begin, end) of the batch.
+    virtual void DeleteRange(const Slice& begin, const Slice& end) = 0;
   };
 
   WriteBatch();
@@ -34,6 +36,10 @@ class WriteBatch {
 
   void Put(const Slice& key, const Slice& value);
   void Delete(const Slice& key);
+  // Deletes every key in [begin, end) (bytewise) that exists when the batch is applied; keys
+  // written later in the same batch stay. begin > end makes DB::Write fail (InvalidArgument);
+  // begin == end deletes nothing.
+  void DeleteRange(const Slice& begin, const Slice& end);
   // Appends every update of `source` to this batch.
   void Append(const WriteBatch& source);
   void Clear();

@@ -31,6 +31,9 @@ constexpr SequenceNumber kSequenceMargin = SequenceNumber{1} << 32;
 enum ValueType : uint8_t {
   kTypeDeletion = 0x0,
   kTypeValue = 0x1,
+  // A range tombstone's record in a write batch (WAL); never the type of an internal key
+  // (tombstones live apart: base/range_tombstone.h), so IsValidValueType rejects it.
+  kTypeRangeDeletion = 0xF,
 };
 // The type that sorts first among equal (user key, sequence): used when seeking.
 constexpr ValueType kValueTypeForSeek = kTypeValue;

@@ -90,6 +90,11 @@ void sluice_delete(sluice_t* db, const sluice_writeoptions_t* options, const cha
   SaveError(errptr, db->rep->Delete(options->rep, Slice(key, keylen)));
 }
 
+void sluice_delete_range(sluice_t* db, const sluice_writeoptions_t* options, const char* begin,
+                         size_t beginlen, const char* end, size_t endlen, char** errptr) {
+  SaveError(errptr, db->rep->DeleteRange(options->rep, Slice(begin, beginlen), Slice(end, endlen)));
+}
+
 unsigned char sluice_put_if_absent(sluice_t* db, const sluice_writeoptions_t* options,
                                    const char* key, size_t keylen, const char* val, size_t vallen,
                                    char** errptr) {
@@ -242,6 +247,10 @@ void sluice_writebatch_put(sluice_writebatch_t* batch, const char* key, size_t k
 }
 void sluice_writebatch_delete(sluice_writebatch_t* batch, const char* key, size_t klen) {
   batch->rep.Delete(Slice(key, klen));
+}
+void sluice_writebatch_delete_range(sluice_writebatch_t* batch, const char* begin, size_t beginlen,
+                                    const char* end, size_t endlen) {
+  batch->rep.DeleteRange(Slice(begin, beginlen), Slice(end, endlen));
 }
 int sluice_writebatch_count(const sluice_writebatch_t* batch) {
   return static_cast<int>(batch->rep.Count());

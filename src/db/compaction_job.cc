@@ -44,7 +44,29 @@ struct RangeJob {
   Status status;
 };
 
-void RunRange(const CompactionJobOptions& options, const Compaction& c, RangeJob* job) {
+// The range tombstones of every input file, fragmented together (null if there are none).
+Status CollectRangeTombstones(const Compaction& c, TableCache* table_cache,
+                              std::shared_ptr<const FragmentedRangeTombstones>* result) {
+  std::vector<RangeTombstone> all;
+  for (int which = 0; which < 2; which++) {
+    for (const auto& f : c.inputs(which)) {
+      if (f->num_range_deletions == 0) continue;
+      std::shared_ptr<const FragmentedRangeTombstones> t;
+      Status s = table_cache->GetRangeTombstones(f->number, f->file_size, &t);
+      if (!s.ok()) return s;
+      if (t == nullptr) continue;
+      std::vector<RangeTombstone> part = t->ToTombstones();
+      all.insert(all.end(), std::make_move_iterator(part.begin()),
+                 std::make_move_iterator(part.end()));
+    }
+  }
+  result->reset();
+  if (!all.empty()) *result = std::make_shared<const FragmentedRangeTombstones>(all);
+  return Status::OK();
+}
+
+void RunRange(const CompactionJobOptions& options, const Compaction& c,
+              const std::shared_ptr<const FragmentedRangeTombstones>& tombstones, RangeJob* job) {
   std::unique_ptr<InternalIterator> input = NewInputIterator(c, options.table_cache);
   VersionPruner pruner(options.snapshots,
                        [&c](const Slice& user_key) { return c.IsBaseLevelForKey(user_key); });
@@ -54,6 +76,10 @@ void RunRange(const CompactionJobOptions& options, const Compaction& c, RangeJob
   merge.should_stop_before = [&overlap](const Slice& key) { return overlap.ShouldStopBefore(key); };
   merge.keys_after = job->keys_after;
   merge.keys_upto = job->keys_upto;
+  merge.range_tombstones = tombstones;
+  merge.range_at_base_level = [&c](const Slice& begin, const Slice& end) {
+    return c.IsBaseLevelForRange(begin, end);
+  };
   job->status = RunMergeJob(merge, input.get(), &pruner, &job->result);
 }
 
@@ -61,6 +87,9 @@ void RunRange(const CompactionJobOptions& options, const Compaction& c, RangeJob
 
 Status RunCompactionJob(const CompactionJobOptions& options, const Compaction& compaction,
                         CompactionJobResult* result) {
+  std::shared_ptr<const FragmentedRangeTombstones> tombstones;
+  Status collected = CollectRangeTombstones(compaction, options.table_cache, &tombstones);
+  if (!collected.ok()) return collected;
   const std::vector<std::string> points =
       compaction.SplitPoints(options.max_subcompactions, options.min_subcompaction_bytes);
   std::vector<RangeJob> jobs(points.size() + 1);
@@ -74,15 +103,15 @@ Status RunCompactionJob(const CompactionJobOptions& options, const Compaction& c
   std::vector<size_t> inline_jobs = {0};
   for (size_t i = 1; i < jobs.size(); i++) {
     try {
-      threads.emplace_back([&options, &compaction, job = &jobs[i]] {
+      threads.emplace_back([&options, &compaction, &tombstones, job = &jobs[i]] {
         SetCurrentThreadName("sluice-subcomp");
-        RunRange(options, compaction, job);
+        RunRange(options, compaction, tombstones, job);
       });
     } catch (const std::system_error&) {
       inline_jobs.push_back(i);
     }
   }
-  for (size_t i : inline_jobs) RunRange(options, compaction, &jobs[i]);
+  for (size_t i : inline_jobs) RunRange(options, compaction, tombstones, &jobs[i]);
   for (auto& t : threads) t.join();
 
   Status s;

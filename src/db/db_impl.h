@@ -65,6 +65,9 @@ class DBImpl final : public DB {
 
   Status Put(const WriteOptions& options, const Slice& key, const Slice& value) override;
   Status Delete(const WriteOptions& options, const Slice& key) override;
+  Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& begin,
+                     const Slice& end) override;
+  using DB::DeleteRange;
   Status Write(const WriteOptions& options, WriteBatch* batch) override;
   Status ReadModifyWrite(const WriteOptions& options, const Slice& key, const ModifyFunction& fn,
                          std::string* result) override;
@@ -213,9 +216,12 @@ class DBImpl final : public DB {
   // The memory components' part of a read at *read_seq, top-down: *done if one of them holds a
   // version visible there (the status then is the answer: OK with *value, or NotFound). latest:
   // a version of a multi-update batch in flight is passed over (*read_seq drops below it, and
-  // *skipped_batch, if not null, is set to it). REQUIRES: inside an epoch section.
+  // *skipped_batch, if not null, is set to it). *covering: raised to the largest sequence number
+  // of a range tombstone of the searched components covering key (a version below it is
+  // hidden); the caller starts it at 0. REQUIRES: inside an epoch section.
   Status GetFromMemory(SuperVersion* sv, const Slice& key, bool latest, SequenceNumber* read_seq,
-                       std::string* value, SequenceNumber* skipped_batch, bool* done);
+                       std::string* value, SequenceNumber* skipped_batch, bool* done,
+                       SequenceNumber* covering);
   // Get through sv. REQUIRES: inside an epoch section. skipped_batch (optional): set to the
   // sequence number of a version passed over because its multi-update batch is in flight.
   Status GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options, const Slice& key,
@@ -232,6 +238,10 @@ class DBImpl final : public DB {
                                                                       SequenceNumber guard_seq,
                                                                       std::string* newer_key,
                                                                       bool* newer_seen);
+  // The range tombstones of everything sv holds, for an iterator at seq (null if there are
+  // none). REQUIRES: inside an epoch section.
+  Status NewRangeDelCheck(SuperVersion* sv, SequenceNumber seq,
+                          std::unique_ptr<RangeDelCheck>* result);
   // A bounded scan through an iterator at a fixed snapshot (no restarts).
   Status ScanWithIterator(const ReadOptions& options, const Slice& start, const Slice& end,
                           size_t limit, std::vector<std::pair<std::string, std::string>>* result);

@@ -7,6 +7,7 @@
 // Bounds: the iterator is never Valid() on a key outside [lower_, upper_), and the walk stops at
 // the first entry outside them, so hidden entries beyond a bound (deletions, old versions) are
 // never read.
+// Range tombstones: a version hidden by one (range_dels_) is treated as a deletion marker.
 
 #include "db/db_iter.h"
 
@@ -21,11 +22,13 @@ namespace {
 class DBIter final : public Iterator {
  public:
   DBIter(std::unique_ptr<InternalIterator> iter, SequenceNumber sequence,
-         std::optional<std::string> lower, std::optional<std::string> upper)
+         std::optional<std::string> lower, std::optional<std::string> upper,
+         std::unique_ptr<RangeDelCheck> range_dels)
       : iter_(std::move(iter)),
         sequence_(sequence),
         lower_(std::move(lower)),
-        upper_(std::move(upper)) {}
+        upper_(std::move(upper)),
+        range_dels_(std::move(range_dels)) {}
 
   bool Valid() const override { return valid_; }
 
@@ -192,7 +195,7 @@ class DBIter final : public Iterator {
       if (ikey.sequence <= sequence_) {
         if (skipping && ikey.user_key.compare(saved_key_) <= 0) {
           // an older version of a key already handled
-        } else if (ikey.type == kTypeDeletion) {
+        } else if (ikey.type == kTypeDeletion || Hidden(ikey)) {
           saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
           skipping = true;
         } else {
@@ -225,7 +228,7 @@ class DBIter final : public Iterator {
           if (value_type != kTypeDeletion && ikey.user_key.compare(saved_key_) < 0) {
             break;  // we have the newest visible version of saved_key_, and it is live
           }
-          value_type = ikey.type;
+          value_type = Hidden(ikey) ? kTypeDeletion : ikey.type;
           if (value_type == kTypeDeletion) {
             saved_key_.clear();
             ClearSaved();
@@ -250,6 +253,11 @@ class DBIter final : public Iterator {
     }
   }
 
+  // True if a range tombstone hides the version.
+  bool Hidden(const ParsedInternalKey& ikey) const {
+    return range_dels_ != nullptr && range_dels_->Covers(ikey.user_key, ikey.sequence);
+  }
+
   std::unique_ptr<InternalIterator> iter_;
   const SequenceNumber sequence_;
   const std::optional<std::string> lower_;  // ReadOptions::iterate_lower_bound (inclusive)
@@ -261,17 +269,21 @@ class DBIter final : public Iterator {
   std::string seek_key_;     // Seek's and SeekToLast's internal key (reused buffer)
   std::string prev_target_;  // SeekForPrev's copy of its target (reused buffer)
   Status status_;
+  const std::unique_ptr<RangeDelCheck> range_dels_;  // null: no tombstone to honour
 };
 
 }  // namespace
 
 std::unique_ptr<Iterator> NewDBIterator(std::unique_ptr<InternalIterator> internal,
-                                        SequenceNumber sequence, const ReadOptions& options) {
+                                        SequenceNumber sequence, const ReadOptions& options,
+                                        std::unique_ptr<RangeDelCheck> range_dels) {
   auto copy = [](const Slice* bound) {
     return bound != nullptr ? std::optional<std::string>(bound->ToString()) : std::nullopt;
   };
-  return std::make_unique<DBIter>(std::move(internal), sequence, copy(options.iterate_lower_bound),
-                                  copy(options.iterate_upper_bound));
+  return std::make_unique<DBIter>(
+      std::move(internal), sequence, copy(options.iterate_lower_bound),
+      copy(options.iterate_upper_bound),
+      range_dels != nullptr && range_dels->empty() ? nullptr : std::move(range_dels));
 }
 
 }  // namespace sluice

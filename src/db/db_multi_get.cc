@@ -77,14 +77,16 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
     }
     std::deque<LookupKey> lookup_keys;  // stable addresses for the items' Slices
     std::vector<TableMultiLookup> items;
-    std::vector<size_t> item_key;  // items[j] is for keys[item_key[j]]
+    std::vector<size_t> item_key;               // items[j] is for keys[item_key[j]]
+    std::vector<SequenceNumber> item_covering;  // the memory components' tombstones for it
     for (size_t k = 0; k < order.size(); k++) {
       const size_t i = order[k];
       if (k > 0 && keys[order[k - 1]] == keys[i]) continue;  // a repeat: copied below
       SequenceNumber read_seq = seq;
+      SequenceNumber covering = 0;
       bool done = false;
-      Status s =
-          GetFromMemory(sv, keys[i], /*latest=*/false, &read_seq, &(*values)[i], nullptr, &done);
+      Status s = GetFromMemory(sv, keys[i], /*latest=*/false, &read_seq, &(*values)[i], nullptr,
+                               &done, &covering);
       if (done) {
         statuses[i] = std::move(s);
         continue;
@@ -93,14 +95,20 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
       items.emplace_back();
       items.back().internal_key = lookup_keys.back().internal_key();
       item_key.push_back(i);
+      item_covering.push_back(covering);
     }
     sv->version->MultiGet(options, table_cache_.get(), items.data(), items.size());
     for (size_t j = 0; j < items.size(); j++) {
       TableMultiLookup& item = items[j];
       const size_t i = item_key[j];
+      if (item.status.ok() && item.found && item.result.type != kTypeDeletion) {
+        item.status =
+            sv->version->MaxCoveringTombstone(keys[i], seq, table_cache_.get(), &item_covering[j]);
+      }
       if (!item.status.ok()) {
         statuses[i] = std::move(item.status);
-      } else if (!item.found || item.result.type == kTypeDeletion) {
+      } else if (!item.found || item.result.type == kTypeDeletion ||
+                 item.result.sequence < item_covering[j]) {
         statuses[i] = Status::NotFound(Slice());
       } else {
         (*values)[i] = std::move(item.result.value);

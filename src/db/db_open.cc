@@ -312,7 +312,7 @@ Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) 
     s = ReplayLogFile(number, &mem, edit, &last_replayed, max_sequence);
     if (!s.ok()) return s;
   }
-  if (mem != nullptr && mem->HasEntries()) {
+  if (mem != nullptr && mem->HoldsData()) {
     uint64_t bytes = 0;
     s = WriteLevel0Table(mem.get(), options_.level0_compression, edit, &bytes);
   }
@@ -453,6 +453,10 @@ Status DBImpl::WriteLevel0Table(MemoryComponent* mem, CompressionType compressio
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
   MergeJobOptions job = NewMergeJobOptions();
   job.table_options.compression = compression;
+  {
+    epoch::Guard section;  // (no tombstone is added any more: the set is stable)
+    job.range_tombstones = mem->range_tombstones().All();
+  }
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
   MergeJobResult result;
   Status s = RunMergeJob(job, iter.get(), &pruner, &result);

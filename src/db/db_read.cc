@@ -30,9 +30,17 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* va
 
 Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
                              SequenceNumber* read_seq, std::string* value,
-                             SequenceNumber* skipped_batch, bool* done) {
+                             SequenceNumber* skipped_batch, bool* done, SequenceNumber* covering) {
   assert(epoch::InSection());  // sv and everything it holds stay alive only inside one
+  // Range tombstones are judged at the read point the read started with (a latest read passes
+  // over those of batches still in flight, as over their versions).
+  const SequenceNumber tombstone_seq = *read_seq;
+  auto in_flight = [&](SequenceNumber t) { return latest && oracle_.IsBatchInFlight(t); };
   auto search = [&](LoggedComponent* mem) -> Status {
+    // This component's tombstones first: they may hide the version it holds.
+    if (const RangeTombstoneSet::Indexes* t = mem->component->range_tombstones().Current()) {
+      *covering = std::max(*covering, t->MaxCoveringSequence(key, tombstone_seq, in_flight));
+    }
     MemoryLookup r;
     while (mem->component->Get(key, *read_seq, &r)) {
       assert(r.sequence <= *read_seq);  // MemoryComponent::Get's contract
@@ -43,7 +51,7 @@ Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
         continue;
       }
       *done = true;
-      if (r.type == kTypeDeletion) return Status::NotFound(Slice());
+      if (r.type == kTypeDeletion || r.sequence < *covering) return Status::NotFound(Slice());
       *value = std::move(r.value);
       return Status::OK();
     }
@@ -59,15 +67,22 @@ Status DBImpl::GetFromSuperVersion(SuperVersion* sv, const ReadOptions& options,
                                    std::string* value, SequenceNumber* skipped_batch) {
   assert(sv != nullptr && sv->mem != nullptr && sv->version != nullptr);
   const bool latest = options.snapshot == nullptr;
-  SequenceNumber read_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
+  const SequenceNumber start_seq = latest ? kMaxSequenceNumber : options.snapshot->sequence();
+  SequenceNumber read_seq = start_seq;
+  SequenceNumber covering = 0;
   bool done = false;
-  Status s = GetFromMemory(sv, key, latest, &read_seq, value, skipped_batch, &done);
+  Status s = GetFromMemory(sv, key, latest, &read_seq, value, skipped_batch, &done, &covering);
   if (!done) {
     TableLookup r;
     bool found = false;
     s = sv->version->Get(options, LookupKey(key, read_seq), table_cache_.get(), &r, &found);
+    // SST tombstones are older than every memory component's versions: they matter only for
+    // a version found in the files.
+    if (s.ok() && found && r.type != kTypeDeletion) {
+      s = sv->version->MaxCoveringTombstone(key, start_seq, table_cache_.get(), &covering);
+    }
     if (s.ok()) {
-      if (!found || r.type == kTypeDeletion) {
+      if (!found || r.type == kTypeDeletion || r.sequence < covering) {
         s = Status::NotFound(Slice());
       } else {
         *value = std::move(r.value);
@@ -229,6 +244,24 @@ std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
   return children;
 }
 
+Status DBImpl::NewRangeDelCheck(SuperVersion* sv, SequenceNumber seq,
+                                std::unique_ptr<RangeDelCheck>* result) {
+  assert(epoch::InSection());
+  result->reset();
+  auto check = std::make_unique<RangeDelCheck>(seq);
+  auto add = [&](const LoggedComponent& c) {
+    if (const RangeTombstoneSet::Indexes* t = c.component->range_tombstones().Current()) {
+      check->Add(t->base);
+      check->Add(t->delta);
+    }
+  };
+  add(*sv->mem);
+  for (const auto& imm : sv->imms) add(*imm);
+  Status s = sv->version->AddRangeTombstones(table_cache_.get(), check.get());
+  if (s.ok() && !check->empty()) *result = std::move(check);
+  return s;
+}
+
 std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
   if (closed_.load(std::memory_order_acquire)) {
     return std::make_unique<ErrorIterator>(Status::InvalidArgument(dbname_, "database is closed"));
@@ -253,10 +286,17 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
     seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
   }
   assert(seq <= oracle_.LastSequence());
+  // Every write at or below seq is complete: so are its range tombstones, taken now.
+  std::unique_ptr<RangeDelCheck> range_dels;
+  Status s = NewRangeDelCheck(sv, seq, &range_dels);
+  if (!s.ok()) {
+    if (registration != nullptr) snapshots_.Release(registration);
+    return std::make_unique<ErrorIterator>(s);
+  }
   std::unique_ptr<Iterator> it =
       NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(),
                                        NewInternalIterators(sv, options, 0, nullptr, nullptr)),
-                    seq, options);
+                    seq, options, std::move(range_dels));
   if (registration == nullptr) return it;
   return std::make_unique<RegisteredIterator>(std::move(it), &snapshots_, registration);
 }
@@ -321,10 +361,13 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
       epoch::Guard guard;
       SuperVersion* sv = super_version_.load(std::memory_order_acquire);
       const SequenceNumber seq = PrepareScan(sv, /*allow_piggyback=*/true);
+      std::unique_ptr<RangeDelCheck> range_dels;
+      Status s = NewRangeDelCheck(sv, seq, &range_dels);
+      if (!s.ok()) return s;
       it = NewDBIterator(
           NewMergingIterator(DefaultInternalKeyComparator(),
                              NewInternalIterators(sv, options, seq, &newer_key, &newer_seen)),
-          seq, options);
+          seq, options, std::move(range_dels));
     }
     bool exhausted = true;
     for (it->Seek(start); it->Valid(); it->Next()) {

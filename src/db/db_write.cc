@@ -74,6 +74,26 @@ Status DBImpl::Delete(const WriteOptions& options, const Slice& key) {
   return WriteSingle(options, {kTypeDeletion, key, Slice()});
 }
 
+Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family,
+                           const Slice& begin, const Slice& end) {
+  if (closed_.load(std::memory_order_acquire)) {
+    return Status::InvalidArgument(dbname_, "database is closed");
+  }
+  if (family != &default_family_) {
+    return Status::InvalidArgument("DeleteRange: unknown column family handle");
+  }
+  if (begin.compare(end) > 0) {
+    return Status::InvalidArgument(fmt::format(
+        "DeleteRange: begin ({} bytes) is after end ({} bytes)", begin.size(), end.size()));
+  }
+  if (begin == end) return Status::OK();  // an empty range deletes nothing
+  Status s = ValidateSizes(std::max(begin.size(), end.size()), 0);
+  if (!s.ok()) return s;
+  WriteBatch batch;
+  batch.DeleteRange(begin, end);
+  return WriteImpl(options, &batch);
+}
+
 Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& update) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
@@ -117,7 +137,8 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* batch) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
   if (batch == nullptr || batch->Count() == 0) return Status::OK();
-  Status s = ValidateBatch(batch);
+  Status s = WriteBatchInternal::ValidateRanges(batch);
+  if (s.ok()) s = ValidateBatch(batch);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
@@ -200,7 +221,7 @@ bool DBImpl::IsFull(const MemoryComponent& component) const {
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
   return (component.ApproximateMemoryUsage() >= options_.write_buffer_size ||
           component.WantsEarlySwitch()) &&
-         component.HasEntries();
+         component.HoldsData();
 }
 
 Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
@@ -357,6 +378,9 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
     } else {
       WriteBatchInternal::ForEachKey(
           batch, [&](const Slice& k) { write_stamps_.Bump(SequenceOracle::KeyTag(k)); });
+      // A range deletion touches keys it cannot name: every read-modify-write in flight must
+      // see a conflict.
+      if (WriteBatchInternal::HasRangeDeletion(batch)) write_stamps_.BumpAll();
     }
   }
   oracle_.Release(w->slot, w->multi);
@@ -396,7 +420,7 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
     SuperVersion* sv = CurrentSuperVersion();
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
     const MemoryComponent& current = *sv->mem->component;
-    if (!(force ? current.HasEntries() : IsFull(current))) return Status::OK();
+    if (!(force ? current.HoldsData() : IsFull(current))) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     auto too_many = [this]() REQUIRES(mutex_) {
       return static_cast<int>(CurrentSuperVersion()->imms.size()) + 1 >=

@@ -27,8 +27,10 @@ class OutputFile {
   void Add(const ParsedInternalKey& ikey, const Slice& key, const Slice& value) {
     assert(builder_ != nullptr);  // opened, not finished
     // Keys arrive in internal-key order: an SST's entries are sorted.
+    // (Tombstones are added to a file only when it is complete: see RunMergeJob.)
     assert(meta_.num_entries == 0 ||
            DefaultInternalKeyComparator()->Compare(meta_.largest.Encode(), key) < 0);
+    assert(meta_.num_range_deletions == 0);
     if (meta_.num_entries == 0) meta_.smallest.DecodeFrom(key);
     meta_.largest.DecodeFrom(key);
     if (ikey.sequence < meta_.smallest_seqno) meta_.smallest_seqno = ikey.sequence;
@@ -36,6 +38,19 @@ class OutputFile {
     meta_.num_entries++;
     if (ikey.type == kTypeDeletion) meta_.num_deletions++;
     builder_->Add(key, value);
+  }
+
+  void AddRangeTombstone(const RangeTombstone& t) {
+    assert(builder_ != nullptr);
+    const InternalKey lo = RangeBeginBound(t.begin);
+    const InternalKey hi = RangeEndBound(t.end);
+    const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
+    if (empty() || icmp->Compare(lo.Encode(), meta_.smallest.Encode()) < 0) meta_.smallest = lo;
+    if (empty() || icmp->Compare(hi.Encode(), meta_.largest.Encode()) > 0) meta_.largest = hi;
+    if (t.seq < meta_.smallest_seqno) meta_.smallest_seqno = t.seq;
+    if (t.seq > meta_.largest_seqno) meta_.largest_seqno = t.seq;
+    meta_.num_range_deletions++;
+    builder_->AddRangeTombstone(t);
   }
 
   uint64_t EstimatedSize() const { return builder_->FileSize(); }
@@ -68,7 +83,7 @@ class OutputFile {
   }
 
   const FileMetaData& meta() const { return meta_; }
-  bool empty() const { return meta_.num_entries == 0; }
+  bool empty() const { return meta_.num_entries == 0 && meta_.num_range_deletions == 0; }
 
  private:
   const MergeJobOptions& options_;
@@ -85,6 +100,45 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
   Status s;
   std::string last_user_key;
   bool has_last_user_key = false;
+
+  // The tombstones to write, ascending and disjoint by fragment, clipped to the job's range;
+  // those before next_tombstone are written.
+  std::vector<RangeTombstone> tombstones;
+  size_t next_tombstone = 0;
+  if (options.range_tombstones != nullptr && !options.range_tombstones->empty()) {
+    pruner->SetRangeTombstones(options.range_tombstones.get());
+    tombstones =
+        pruner->PruneRangeTombstones(*options.range_tombstones, options.range_at_base_level);
+    const std::string lo = options.keys_after ? KeySuccessor(*options.keys_after) : "";
+    const std::string hi = options.keys_upto ? KeySuccessor(*options.keys_upto) : "";
+    std::vector<RangeTombstone> clipped;
+    for (RangeTombstone& t : tombstones) {
+      if (options.keys_after && t.begin < lo) t.begin = lo;
+      if (options.keys_upto && t.end > hi) t.end = hi;
+      if (t.begin < t.end) clipped.push_back(std::move(t));
+    }
+    tombstones = std::move(clipped);
+  }
+  // Writes into `out` the tombstones (parts) below `limit` (all of them if null); a tombstone
+  // reaching past limit keeps its part from limit on for the next file.
+  auto add_tombstones_below = [&](const Slice* limit) {
+    for (; next_tombstone < tombstones.size(); next_tombstone++) {
+      RangeTombstone& t = tombstones[next_tombstone];
+      if (limit != nullptr && Slice(t.begin).compare(*limit) >= 0) break;
+      if (limit != nullptr && Slice(t.end).compare(*limit) > 0) {
+        // Its fragment (the tombstones sharing its begin) reaches past limit: the parts below
+        // go here, the rest waits. Fragments are disjoint, so no later one starts below limit.
+        const std::string begin = t.begin;
+        for (size_t j = next_tombstone; j < tombstones.size() && tombstones[j].begin == begin;
+             j++) {
+          out->AddRangeTombstone(RangeTombstone{begin, limit->ToString(), tombstones[j].seq});
+          tombstones[j].begin = limit->ToString();
+        }
+        break;
+      }
+      out->AddRangeTombstone(t);
+    }
+  };
 
   auto finish_output = [&]() -> Status {
     Status fs = out->Finish();
@@ -132,6 +186,7 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
       const bool stop = options.should_stop_before && options.should_stop_before(key);
       if (out != nullptr &&
           (stop || (options.max_file_size > 0 && out->EstimatedSize() >= options.max_file_size))) {
+        add_tombstones_below(&ikey.user_key);
         s = finish_output();
         if (!s.ok()) break;
       }
@@ -147,6 +202,12 @@ Status RunMergeJob(const MergeJobOptions& options, InternalIterator* input, Vers
     result->entries_written++;
   }
   if (s.ok()) s = input->status();
+  if (s.ok() && out == nullptr && next_tombstone < tombstones.size()) {
+    // Tombstones and no versions: a file of tombstones only.
+    out = std::make_unique<OutputFile>(options, options.new_file_number());
+    s = out->Open();
+  }
+  if (s.ok() && out != nullptr) add_tombstones_below(nullptr);
   if (s.ok() && out != nullptr) s = out->BuilderStatus();
   if (s.ok() && out != nullptr) s = finish_output();
   result->entries_dropped = pruner->dropped();

@@ -8,6 +8,11 @@
 // be limited to a range of user keys (a subcompaction): it then reads only those. Each file
 // is synced and closed before the job returns; if paranoid checks are on it is also reopened. On
 // any error, the files written so far are deleted.
+//
+// Range tombstones of the inputs (range_tombstones) hide the versions they cover (the pruner's
+// rule 3) and are written out, pruned, clipped to the job's key range, each file getting the
+// part before the key the next file starts with: a file's key range covers its tombstones
+// (file_metadata.h). A job with tombstones and no versions writes a file of tombstones only.
 
 #ifndef SLUICE_DB_MERGE_JOB_H_
 #define SLUICE_DB_MERGE_JOB_H_
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "base/internal_iterator.h"
+#include "base/range_tombstone.h"
 #include "db/version_pruner.h"
 #include "sluice/env.h"
 #include "table/table_builder.h"
@@ -44,6 +50,10 @@ struct MergeJobOptions {
   // that side. The input iterator must support Seek when keys_after is set.
   const std::string* keys_after = nullptr;
   const std::string* keys_upto = nullptr;
+  // The inputs' range tombstones (null: none), and whether no level below the output holds
+  // user keys in [begin, end) (null: never, as for a flush).
+  std::shared_ptr<const FragmentedRangeTombstones> range_tombstones;
+  std::function<bool(const Slice& begin, const Slice& end)> range_at_base_level;
 };
 
 struct MergeJobResult {

@@ -20,6 +20,7 @@
 #include "memory/memory_component.h"
 #include "memory/memory_component_factory.h"
 #include "table/table.h"
+#include "util/epoch.h"
 #include "util/logging.h"
 #include "version/version_edit.h"
 #include "version/version_set.h"
@@ -123,8 +124,13 @@ class Repairer {
       }
       mem->MarkImmutable();  // gathers everything where the iterator reads
       std::unique_ptr<InternalIterator> iter = mem->NewIterator();
+      std::shared_ptr<const FragmentedRangeTombstones> tombstones;
+      {
+        epoch::Guard section;
+        tombstones = mem->range_tombstones().All();
+      }
       std::vector<FileMetaData> outputs;
-      s = WriteTables(iter.get(), &outputs);
+      s = WriteTables(iter.get(), tombstones, &outputs);
       if (!s.ok()) return s;
       for (const FileMetaData& f : outputs) tables_.push_back(f.number);
       MoveToLost(fname.substr(dbname_.size() + 1));
@@ -132,7 +138,10 @@ class Repairer {
     return Status::OK();
   }
 
-  Status WriteTables(InternalIterator* iter, std::vector<FileMetaData>* outputs) {
+  // tombstones: range tombstones to write with the entries (may be null).
+  Status WriteTables(InternalIterator* iter,
+                     const std::shared_ptr<const FragmentedRangeTombstones>& tombstones,
+                     std::vector<FileMetaData>* outputs) {
     MergeJobOptions job;
     job.dbname = dbname_;
     job.env = env_;
@@ -140,6 +149,7 @@ class Repairer {
     job.table_cache = table_cache_.get();
     job.paranoid_checks = true;
     job.new_file_number = [this] { return next_file_++; };
+    job.range_tombstones = tombstones;
     // Keep every version: the database's snapshots are unknown here.
     std::vector<SequenceNumber> all;
     VersionPruner keep_all(all, nullptr);
@@ -149,9 +159,11 @@ class Repairer {
     return s;
   }
 
-  // Scans one table; fills *meta. Returns the first error met (entries before it are counted).
+  // Scans one table; fills *meta (its range tombstones included, also returned in *tombstones if
+  // not null). Returns the first error met (entries before it are counted).
   Status ScanTable(uint64_t number, FileMetaData* meta,
-                   std::vector<std::pair<std::string, std::string>>* salvage) {
+                   std::vector<std::pair<std::string, std::string>>* salvage,
+                   std::shared_ptr<const FragmentedRangeTombstones>* tombstones = nullptr) {
     const std::string fname = TableFileName(dbname_, number);
     meta->number = number;
     Status s = env_->GetFileSize(fname, &meta->file_size);
@@ -173,7 +185,23 @@ class Repairer {
       if (ikey.type == kTypeDeletion) meta->num_deletions++;
       if (salvage != nullptr) salvage->emplace_back(it->key().ToString(), it->value().ToString());
     }
-    return it->status();
+    // The tombstones, even of a damaged table (a salvage keeps them if they read back).
+    std::shared_ptr<const FragmentedRangeTombstones> t;
+    Status ts = table_cache_->GetRangeTombstones(number, meta->file_size, &t);
+    if (tombstones != nullptr && ts.ok()) *tombstones = t;
+    if (!it->status().ok()) return it->status();
+    if (!ts.ok() || t == nullptr) return ts;
+    const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
+    for (const RangeTombstone& r : t->ToTombstones()) {
+      const InternalKey lo = RangeBeginBound(r.begin), hi = RangeEndBound(r.end);
+      const bool first = meta->num_entries == 0 && meta->num_range_deletions == 0;
+      if (first || icmp->Compare(lo.Encode(), meta->smallest.Encode()) < 0) meta->smallest = lo;
+      if (first || icmp->Compare(hi.Encode(), meta->largest.Encode()) > 0) meta->largest = hi;
+      meta->smallest_seqno = std::min(meta->smallest_seqno, r.seq);
+      meta->largest_seqno = std::max(meta->largest_seqno, r.seq);
+      meta->num_range_deletions++;
+    }
+    return Status::OK();
   }
 
   Status ScanTables() {
@@ -181,7 +209,7 @@ class Repairer {
       FileMetaData meta;
       Status s = ScanTable(number, &meta, nullptr);
       if (s.ok()) {
-        if (meta.num_entries > 0) {
+        if (meta.num_entries > 0 || meta.num_range_deletions > 0) {
           Keep(meta);
         } else {
           MoveToLost(TableFileName(dbname_, number).substr(dbname_.size() + 1));
@@ -193,8 +221,9 @@ class Repairer {
       table_cache_->Evict(number);
       std::vector<std::pair<std::string, std::string>> entries;
       FileMetaData partial;
-      ScanTable(number, &partial, &entries);
-      if (!entries.empty()) {
+      std::shared_ptr<const FragmentedRangeTombstones> tombstones;
+      ScanTable(number, &partial, &entries, &tombstones);
+      if (!entries.empty() || tombstones != nullptr) {
         struct VectorIterator final : public InternalIterator {
           explicit VectorIterator(const std::vector<std::pair<std::string, std::string>>* e)
               : entries(e) {}
@@ -217,7 +246,7 @@ class Repairer {
           size_t pos = 0;
         } iter(&entries);
         std::vector<FileMetaData> outputs;
-        s = WriteTables(&iter, &outputs);
+        s = WriteTables(&iter, tombstones, &outputs);
         if (!s.ok()) return s;
         for (FileMetaData& f : outputs) {
           FileMetaData rescanned;

@@ -38,7 +38,49 @@ bool VersionPruner::Keep(const ParsedInternalKey& ikey) {
     dropped_++;  // rule 2
     return false;
   }
+  if (range_tombstones_ != nullptr) {
+    // Keys ascend: the fragment of the previous key is usually this one's too.
+    if (fragment_ == nullptr || ikey.user_key.compare(Slice(fragment_->begin)) < 0 ||
+        ikey.user_key.compare(Slice(fragment_->end)) >= 0) {
+      fragment_ = range_tombstones_->FindFragment(ikey.user_key);
+    }
+    if (fragment_ != nullptr) {
+      // The oldest tombstone newer than the version decides (E grows with the sequence).
+      SequenceNumber newer = 0;
+      for (SequenceNumber t : fragment_->seqs) {
+        if (t <= ikey.sequence) break;
+        newer = t;
+      }
+      if (newer != 0 && Stripe(newer) == stripe) {
+        dropped_++;  // rule 3
+        return false;
+      }
+    }
+  }
   return true;
+}
+
+std::vector<RangeTombstone> VersionPruner::PruneRangeTombstones(
+    const FragmentedRangeTombstones& tombstones,
+    const std::function<bool(const Slice&, const Slice&)>& range_at_base) const {
+  std::vector<RangeTombstone> out;
+  for (const auto& f : tombstones.fragments()) {
+    bool has_last = false;
+    size_t last_stripe = 0;
+    int at_base = -1;                  // unknown until asked
+    for (SequenceNumber t : f.seqs) {  // newest first
+      const size_t stripe = Stripe(t);
+      if (has_last && stripe == last_stripe) continue;  // rule 1
+      has_last = true;
+      last_stripe = stripe;
+      if (stripe == 0 && range_at_base) {
+        if (at_base < 0) at_base = range_at_base(Slice(f.begin), Slice(f.end)) ? 1 : 0;
+        if (at_base == 1) continue;  // rule 2
+      }
+      out.push_back(RangeTombstone{f.begin, f.end, t});
+    }
+  }
+  return out;
 }
 
 }  // namespace sluice

@@ -8,6 +8,11 @@
 //   2. A deletion marker with no snapshot below it (E(q) is the oldest stripe) can be dropped
 //      when no deeper level holds the key (the caller says, per key), because every older
 //      version in this merge falls under rule 1 and nothing older exists below.
+//   3. A version hidden by a range tombstone of the merge (sequence t > q) in the same stripe
+//      (E(t) == E(q)) is hidden from every reader that could see it: drop it.
+// Range tombstones themselves are pruned alike (PruneRangeTombstones): per fragment, one with
+// the same E as a newer one is dropped (rule 1); in the oldest stripe, where no deeper level
+// holds keys of the fragment, it is dropped too (rule 2: every version it hid is gone).
 // Everything else is kept. This keeps, for every live snapshot and for the latest state, the
 // version each would read (the invariant snapshots rely on), and nothing more.
 
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "base/range_tombstone.h"
 
 namespace sluice {
 
@@ -34,6 +40,17 @@ class VersionPruner {
 
   uint64_t dropped() const { return dropped_; }
 
+  // The merge's range tombstones (null: none), for rule 3. Must outlive the Keep calls.
+  void SetRangeTombstones(const FragmentedRangeTombstones* tombstones) {
+    range_tombstones_ = tombstones;
+    fragment_ = nullptr;
+  }
+  // The tombstones of `tombstones` to write out, by fragment (ascending). range_at_base(b, e):
+  // no deeper level holds user keys in [b, e) (null: never, as for a flush).
+  std::vector<RangeTombstone> PruneRangeTombstones(
+      const FragmentedRangeTombstones& tombstones,
+      const std::function<bool(const Slice&, const Slice&)>& range_at_base) const;
+
  private:
   // Index of the stripe of q: the position of E(q) in snapshots_ (size() for "latest").
   size_t Stripe(SequenceNumber q) const;
@@ -45,6 +62,8 @@ class VersionPruner {
   size_t last_stripe_ = 0;            // stripe of the last kept-or-dropped version of current_key_
   SequenceNumber last_sequence_ = 0;  // of the last entry (checks the order of the input)
   uint64_t dropped_ = 0;
+  const FragmentedRangeTombstones* range_tombstones_ = nullptr;
+  const FragmentedRangeTombstones::Fragment* fragment_ = nullptr;  // the last one looked up
 };
 
 }  // namespace sluice

@@ -14,8 +14,8 @@ namespace {
 
 struct Update {
   ValueType type;
-  Slice key;
-  Slice value;
+  Slice key;    // kTypeRangeDeletion: the range's begin
+  Slice value;  // kTypeRangeDeletion: the range's end
 };
 
 // Calls fn(update) for every record in order; Corruption if the encoding or the count is
@@ -45,6 +45,13 @@ Status ForEachUpdate(const std::string& rep, Fn&& fn) {
           return Status::Corruption("bad write batch delete record");
         }
         u.type = kTypeDeletion;
+        break;
+      case kTypeRangeDeletion:
+        // (begin > end is refused by DB::Write, ValidateRanges; InsertInto ignores it.)
+        if (!GetLengthPrefixedSlice(&input, &u.key) || !GetLengthPrefixedSlice(&input, &u.value)) {
+          return Status::Corruption("bad write batch delete-range record");
+        }
+        u.type = kTypeRangeDeletion;
         break;
       default: return Status::Corruption("unknown write batch record tag");
     }
@@ -85,6 +92,13 @@ void WriteBatch::Delete(const Slice& key) {
   PutLengthPrefixedSlice(&rep_, key);
 }
 
+void WriteBatch::DeleteRange(const Slice& begin, const Slice& end) {
+  WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
+  rep_.push_back(static_cast<char>(kTypeRangeDeletion));
+  PutLengthPrefixedSlice(&rep_, begin);
+  PutLengthPrefixedSlice(&rep_, end);
+}
+
 void WriteBatch::Append(const WriteBatch& source) {
   WriteBatchInternal::SetCount(this, Count() + source.Count());
   rep_.append(source.rep_.data() + WriteBatchInternal::kHeader,
@@ -98,8 +112,10 @@ Status WriteBatch::Iterate(Handler* handler) const {
   for (const Update& u : updates) {
     if (u.type == kTypeValue) {
       handler->Put(u.key, u.value);
-    } else {
+    } else if (u.type == kTypeDeletion) {
       handler->Delete(u.key);
+    } else {
+      handler->DeleteRange(u.key, u.value);
     }
   }
   return Status::OK();
@@ -143,12 +159,40 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
   if (IsAborted(b)) return Status::OK();
   const SequenceNumber seq = Sequence(b);
+  auto add_range = [&](const Update& u) {
+    if (u.key.compare(u.value) < 0) mem->range_tombstones().Add(u.key, u.value, seq);
+  };
   if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
-    return ForEachUpdate(b->rep_, [&](const Update& u) { mem->Add(seq, u.type, u.key, u.value); });
+    return ForEachUpdate(b->rep_, [&](const Update& u) {
+      if (u.type == kTypeRangeDeletion) {
+        add_range(u);
+      } else {
+        mem->Add(seq, u.type, u.key, u.value);
+      }
+    });
   }
   std::vector<Update> updates;
   Status s = ParseRecords(b->rep_, &updates);
   if (!s.ok()) return s;
+  // Updates take effect in batch order, but all share one sequence number, and a tombstone
+  // hides only older versions: so a point update followed (later in the batch) by a range
+  // deletion covering its key is dropped here, and the version before the batch, if any, is
+  // hidden by the tombstone. A point update after the range deletion stays visible.
+  std::vector<Update> ranges;
+  for (size_t i = updates.size(); i-- > 0;) {
+    const Update& u = updates[i];
+    if (u.type == kTypeRangeDeletion) {
+      ranges.push_back(u);
+      continue;
+    }
+    const bool covered = std::any_of(ranges.begin(), ranges.end(), [&](const Update& r) {
+      return r.key.compare(u.key) <= 0 && u.key.compare(r.value) < 0;
+    });
+    if (covered) updates[i].type = kTypeRangeDeletion;  // dropped below
+  }
+  updates.erase(std::remove_if(updates.begin(), updates.end(),
+                               [](const Update& u) { return u.type == kTypeRangeDeletion; }),
+                updates.end());
   if (updates.size() > 1) {
     // Keep the last update of each key: stable sort by key, then take the last of each run.
     std::stable_sort(updates.begin(), updates.end(),
@@ -160,6 +204,9 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
     }
     updates.resize(out);
   }
+  // The tombstones first: a reader that sees a version of the batch must not miss them (it
+  // would not: readers skip an incomplete batch, but the order costs nothing).
+  for (const Update& r : ranges) add_range(r);
   // Readers skip a multi-update batch's versions until it is complete (see SequenceOracle), so
   // the versions it replaces must stay readable; the same test as the write path's.
   const bool keep_older = Count(b) > 1;
@@ -169,12 +216,34 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
 
 void WriteBatchInternal::ForEachKey(const WriteBatch* b,
                                     const std::function<void(const Slice&)>& fn) {
-  ForEachUpdate(b->rep_, [&](const Update& u) { fn(u.key); });
+  ForEachUpdate(b->rep_, [&](const Update& u) {
+    if (u.type != kTypeRangeDeletion) fn(u.key);
+  });
+}
+
+bool WriteBatchInternal::HasRangeDeletion(const WriteBatch* b) {
+  bool found = false;
+  ForEachUpdate(b->rep_, [&](const Update& u) { found |= u.type == kTypeRangeDeletion; });
+  return found;
+}
+
+Status WriteBatchInternal::ValidateRanges(const WriteBatch* b) {
+  Status s;
+  uint32_t index = 0;
+  ForEachUpdate(b->rep_, [&](const Update& u) {
+    if (s.ok() && u.type == kTypeRangeDeletion && u.key.compare(u.value) > 0) {
+      s = Status::InvalidArgument("DeleteRange: begin is after end in update " +
+                                  std::to_string(index) + " of the batch");
+    }
+    index++;
+  });
+  return s;
 }
 
 bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
   if (Count(b) != 1 || b->rep_.size() <= kHeader) return false;
   Slice input(b->rep_);
+  if (static_cast<uint8_t>(input[kHeader]) == kTypeRangeDeletion) return false;
   input.remove_prefix(kHeader + 1);  // the header and the record's tag
   return GetLengthPrefixedSlice(&input, key);
 }
@@ -184,7 +253,11 @@ void WriteBatchInternal::MaxSizes(const WriteBatch* b, size_t* max_key, size_t* 
   *max_value = 0;
   ForEachUpdate(b->rep_, [&](const Update& u) {
     *max_key = std::max(*max_key, u.key.size());
-    *max_value = std::max(*max_value, u.value.size());
+    if (u.type == kTypeRangeDeletion) {
+      *max_key = std::max(*max_key, u.value.size());  // the range's end is a key
+    } else {
+      *max_value = std::max(*max_value, u.value.size());
+    }
   });
 }
 

@@ -2,8 +2,9 @@
 // WAL record:
 //
 //     fixed64 sequence | fixed32 count | record*
-//     record := kTypeValue    varint32-length key  varint32-length value
-//             | kTypeDeletion varint32-length key
+//     record := kTypeValue         varint32-length key    varint32-length value
+//             | kTypeDeletion      varint32-length key
+//             | kTypeRangeDeletion varint32-length begin  varint32-length end   (begin <= end)
 //
 // The top bit of count marks an aborted batch: a read-modify-write that reserved its WAL record
 // and then found a conflict fills the record with its batch marked so (the reservation must be
@@ -45,10 +46,16 @@ class WriteBatchInternal {
   // Adds every update to mem with the batch's sequence number (last update per key wins).
   static Status InsertInto(const WriteBatch* b, MemoryComponent* mem);
 
-  // Calls fn(key) for every update (a key updated twice is passed twice).
+  // Calls fn(key) for every point update (a key updated twice is passed twice); range
+  // deletions are not passed.
   static void ForEachKey(const WriteBatch* b, const std::function<void(const Slice&)>& fn);
 
-  // The key of a batch of exactly one update (false for other batches).
+  // True if the batch holds a range deletion.
+  static bool HasRangeDeletion(const WriteBatch* b);
+  // InvalidArgument if a range deletion's begin is after its end.
+  static Status ValidateRanges(const WriteBatch* b);
+
+  // The key of a batch of exactly one point update (false for other batches).
   static bool SingleKey(const WriteBatch* b, Slice* key);
 
   // Largest key and value sizes in the batch (for validation).

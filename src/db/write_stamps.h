@@ -52,10 +52,17 @@ class WriteStamps {
     const size_t index = Index(key_hash);
     // acquire: pairs with the raise in Bump (see the invariants).
     const uint32_t owned = tables_in_use_.load(std::memory_order_acquire);
-    uint64_t sum = Counter(kOwnedTables, index).load(std::memory_order_acquire);
+    // The range deletions' count is part of every key's sum (see BumpAll).
+    uint64_t sum = all_keys_.load(std::memory_order_acquire);
+    sum += Counter(kOwnedTables, index).load(std::memory_order_acquire);
     for (uint32_t t = 0; t < owned; t++) sum += Counter(t, index).load(std::memory_order_acquire);
     return sum;
   }
+
+  // A range deletion: bumps the count of every key at once (rare: one shared counter).
+  // release, as Bump: the tombstone inserted before it happens-before a reader that acquires
+  // the new count.
+  void BumpAll() { all_keys_.fetch_add(1, std::memory_order_release); }
 
   void Bump(uint64_t key_hash) {
     const uint32_t table = OwnedOrSharedIndex(kOwnedTables);
@@ -84,6 +91,7 @@ class WriteStamps {
   const std::unique_ptr<std::atomic<uint64_t>[]> stamps_;
   // Owned tables [0, tables_in_use_) may hold bumps; the others are all zero.
   std::atomic<uint32_t> tables_in_use_{0};
+  std::atomic<uint64_t> all_keys_{0};  // range deletions: counted in every key's sum
 };
 
 }  // namespace sluice

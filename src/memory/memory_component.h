@@ -18,6 +18,8 @@
 //     every version that the last PrepareScan (or MarkImmutable) made reachable, and possibly
 //     some added later (weak consistency); readers filter by sequence number.
 //   * ApproximateMemoryUsage() counts every byte the component holds, metadata included.
+//   * Range tombstones live beside the versions, in range_tombstones() (the same for every
+//     kind): Get and iterators return versions only; the DB applies the tombstones.
 //   * Nothing is freed while a reader may still see it: components are destroyed through the
 //     epoch mechanism (util/epoch.h) or when the last iterator over them is gone.
 
@@ -33,6 +35,7 @@
 
 #include "base/internal_iterator.h"
 #include "base/internal_key.h"
+#include "memory/range_tombstone_set.h"
 #include "sluice/options.h"
 #include "sluice/slice.h"
 #include "sluice/status.h"
@@ -127,6 +130,15 @@ class MemoryComponent {
 
   // Component-specific statistics for GetProperty ("" if none).
   virtual std::string StatsString() const { return std::string(); }
+
+  // The component's range tombstones (DB::DeleteRange), the same for every kind.
+  RangeTombstoneSet& range_tombstones() { return range_tombstones_; }
+  const RangeTombstoneSet& range_tombstones() const { return range_tombstones_; }
+  // True if the component holds anything a flush must write: versions or range tombstones.
+  bool HoldsData() const { return HasEntries() || !range_tombstones_.empty(); }
+
+ private:
+  RangeTombstoneSet range_tombstones_;
 };
 
 // OK if `name` is a known memory component, else InvalidArgument naming Options::memtable.

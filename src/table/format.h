@@ -45,6 +45,8 @@ struct BlockHandle {
 // Names of the meta blocks in the metaindex block.
 inline constexpr char kFilterBlockName[] = "filter.bloom";
 inline constexpr char kPropertiesBlockName[] = "properties";
+// Range tombstones (base/range_tombstone.h encoding); present only in files that hold some.
+inline constexpr char kRangeDelBlockName[] = "rangedel";
 
 // Bytes after each block: compression type (1) + masked crc32c (4).
 constexpr size_t kBlockTrailerSize = 5;

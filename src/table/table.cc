@@ -111,7 +111,26 @@ Status Table::ReadMetaBlocks(const BlockHandle& metaindex_handle) {
   s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), properties_handle_, &contents);
   if (!s.ok()) return s;
   const Block properties(std::move(contents));
-  return DecodeTableProperties(properties, fname_, properties_handle_.offset, &props_);
+  s = DecodeTableProperties(properties, fname_, properties_handle_.offset, &props_);
+  if (!s.ok()) return s;
+
+  BlockHandle rangedel_handle;
+  bool has_rangedel = false;
+  s = find(kRangeDelBlockName, &rangedel_handle, &has_rangedel);
+  if (!s.ok() || !has_rangedel) return s;
+  s = ReadBlock(file_.get(), fname_, file_size_, BlockReadOptions(), rangedel_handle, &contents);
+  if (!s.ok()) return s;
+  std::vector<RangeTombstone> tombstones;
+  s = DecodeRangeTombstones(contents.data, fname_, &tombstones);
+  if (!s.ok()) return s;
+  if (tombstones.size() != props_.num_range_deletions) {
+    return Status::Corruption(
+        fmt::format("rangedel block at offset {} holds {} tombstones, properties say {}",
+                    rangedel_handle.offset, tombstones.size(), props_.num_range_deletions),
+        fname_);
+  }
+  range_tombstones_ = std::make_shared<const FragmentedRangeTombstones>(tombstones);
+  return Status::OK();
 }
 
 std::unique_ptr<InternalIterator> Table::NewIndexIterator() const {

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "base/internal_iterator.h"
+#include "base/range_tombstone.h"
 #include "sluice/env.h"
 #include "sluice/options.h"
 #include "sluice/status.h"
@@ -76,6 +77,11 @@ class Table {
       const std::function<void(const Slice& separator, const BlockHandle& handle)>& fn) const;
 
   const TableProperties& properties() const { return props_; }
+  // The file's range tombstones, fragmented (null if it has none). Shared, so a reader may
+  // keep them beyond the Table's life.
+  const std::shared_ptr<const FragmentedRangeTombstones>& range_tombstones() const {
+    return range_tombstones_;
+  }
   const std::string& file_name() const { return fname_; }
 
   // Reads every block of the file (bypassing the cache), checks every checksum, parses every
@@ -107,6 +113,7 @@ class Table {
   bool has_filter_ = false;
   std::string filter_;
   TableProperties props_;
+  std::shared_ptr<const FragmentedRangeTombstones> range_tombstones_;
 };
 
 }  // namespace sluice

@@ -109,7 +109,7 @@ Status TableBuilder::Finish() {
   FlushDataBlock();
   closed_ = true;
 
-  BlockHandle filter_handle, index_handle, properties_handle, metaindex_handle;
+  BlockHandle filter_handle, index_handle, rangedel_handle, properties_handle, metaindex_handle;
   if (ok() && filter_ != nullptr) {
     const std::string filter = filter_->Finish();
     WriteRawBlock(filter, CompressionType::kNone, &filter_handle);
@@ -122,6 +122,21 @@ Status TableBuilder::Finish() {
     }
     WriteBlock(&index_block_, &index_handle);
     props_.index_size = index_handle.size + kBlockTrailerSize;
+  }
+  if (ok() && !range_tombstones_.empty()) {
+    // The sequence range covers the tombstones too (it starts at the first one in a file
+    // without entries).
+    bool first = props_.num_entries == 0;
+    for (const RangeTombstone& t : range_tombstones_) {
+      if (first) {
+        props_.smallest_seqno = props_.largest_seqno = t.seq;
+        first = false;
+      }
+      props_.smallest_seqno = std::min(props_.smallest_seqno, t.seq);
+      props_.largest_seqno = std::max(props_.largest_seqno, t.seq);
+    }
+    WriteRawBlock(EncodeRangeTombstones(range_tombstones_), CompressionType::kNone,
+                  &rangedel_handle);
   }
   if (ok()) {
     props_.compression = static_cast<uint8_t>(options_.compression);
@@ -141,6 +156,11 @@ Status TableBuilder::Finish() {
     }
     properties_handle.EncodeTo(&encoded);
     metaindex.Add(kPropertiesBlockName, encoded);
+    if (!range_tombstones_.empty()) {
+      encoded.clear();
+      rangedel_handle.EncodeTo(&encoded);
+      metaindex.Add(kRangeDelBlockName, encoded);
+    }
     WriteRawBlock(metaindex.Finish(), CompressionType::kNone, &metaindex_handle);
   }
   if (ok()) {

@@ -2,7 +2,8 @@
 //
 // File layout (docs/formats.md, "SST files"):
 //   data block*  |  filter block ("filter.bloom", optional)  |  index block  |
-//   properties block  |  metaindex block  |  footer (56 bytes)
+//   range tombstone block ("rangedel", optional)  |  properties block  |  metaindex block  |
+//   footer (56 bytes)
 // Each block is followed by its 5-byte trailer (table/format.h). A data block is cut as soon as
 // its estimated size reaches block_size; it is stored compressed only if that saves at least
 // 1/8 of its size. The index block has one entry per data block: a key k with
@@ -21,6 +22,7 @@
 #include <memory>
 #include <string>
 
+#include "base/range_tombstone.h"
 #include "sluice/env.h"
 #include "sluice/status.h"
 #include "table/block_builder.h"
@@ -42,6 +44,12 @@ class TableBuilder {
 
   // REQUIRES: Finish/Abandon not called. internal_key > every key added before.
   void Add(const Slice& internal_key, const Slice& value);
+  // Adds range tombstones (any order; written as given in the "rangedel" block). A file may
+  // hold tombstones and no entries. REQUIRES: Finish/Abandon not called.
+  void AddRangeTombstone(const RangeTombstone& t) {
+    range_tombstones_.push_back(t);
+    props_.num_range_deletions++;
+  }
   // OK, or the first error met (of the file, or InvalidArgument for out-of-order keys).
   Status status() const { return status_; }
   // Writes the last data block, filter, index, properties, metaindex and footer. Does not sync
@@ -78,6 +86,7 @@ class TableBuilder {
   BlockHandle pending_handle_;
   std::string compressed_;  // scratch for compression
   TableProperties props_;
+  std::vector<RangeTombstone> range_tombstones_;
   bool closed_ = false;
 };
 

@@ -77,6 +77,15 @@ Status TableCache::MultiGet(
   });
 }
 
+Status TableCache::GetRangeTombstones(uint64_t number, uint64_t file_size,
+                                      std::shared_ptr<const FragmentedRangeTombstones>* result) {
+  result->reset();
+  return WithTable(number, file_size, [&](const Table& t) {
+    *result = t.range_tombstones();
+    return Status::OK();
+  });
+}
+
 Status TableCache::OpenFile(uint64_t number, uint64_t file_size) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);

@@ -21,6 +21,7 @@
 namespace sluice {
 
 class Table;
+class FragmentedRangeTombstones;
 
 class TableCache {
  public:
@@ -43,6 +44,10 @@ class TableCache {
   Status MultiGet(const ReadOptions& options, uint64_t number, uint64_t file_size,
                   const Slice* internal_keys, size_t n,
                   const std::function<void(size_t i, const Slice& key, const Slice& value)>& found);
+
+  // The file's range tombstones, fragmented (*result null if it has none).
+  Status GetRangeTombstones(uint64_t number, uint64_t file_size,
+                            std::shared_ptr<const FragmentedRangeTombstones>* result);
 
   // Opens the file's reader (footer, index, filter, properties), leaving it cached.
   Status OpenFile(uint64_t number, uint64_t file_size);

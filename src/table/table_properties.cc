@@ -30,6 +30,7 @@ constexpr U64Property kU64Properties[] = {
     {"sluice.num.data.blocks", &TableProperties::num_data_blocks},
     {"sluice.num.deletions", &TableProperties::num_deletions},
     {"sluice.num.entries", &TableProperties::num_entries},
+    {"sluice.num.range.deletions", &TableProperties::num_range_deletions},
     {"sluice.raw.key.size", &TableProperties::raw_key_size},
     {"sluice.raw.value.size", &TableProperties::raw_value_size},
     {"sluice.smallest.seqno", &TableProperties::smallest_seqno},
@@ -39,11 +40,12 @@ constexpr U64Property kU64Properties[] = {
 
 std::string TableProperties::ToString() const {
   return fmt::format(
-      "num_entries={}; num_deletions={}; raw_key_size={}; raw_value_size={}; data_size={}; "
+      "num_entries={}; num_deletions={}; num_range_deletions={}; raw_key_size={}; "
+      "raw_value_size={}; data_size={}; "
       "index_size={}; filter_size={}; num_data_blocks={}; smallest_seqno={}; largest_seqno={}; "
       "compression={}; creation_time={}",
-      num_entries, num_deletions, raw_key_size, raw_value_size, data_size, index_size, filter_size,
-      num_data_blocks, smallest_seqno, largest_seqno,
+      num_entries, num_deletions, num_range_deletions, raw_key_size, raw_value_size, data_size,
+      index_size, filter_size, num_data_blocks, smallest_seqno, largest_seqno,
       CompressionTypeName(static_cast<CompressionType>(compression)), creation_time);
 }
 

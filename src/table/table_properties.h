@@ -19,12 +19,13 @@ namespace sluice {
 
 struct TableProperties {
   uint64_t num_entries = 0;
-  uint64_t num_deletions = 0;   // entries of type kTypeDeletion
-  uint64_t raw_key_size = 0;    // sum of internal key sizes
-  uint64_t raw_value_size = 0;  // sum of value sizes
-  uint64_t data_size = 0;       // bytes of data blocks as stored (with trailers)
-  uint64_t index_size = 0;      // bytes of the index block as stored (with trailer)
-  uint64_t filter_size = 0;     // bytes of the filter block as stored (with trailer), 0 if none
+  uint64_t num_deletions = 0;        // entries of type kTypeDeletion
+  uint64_t num_range_deletions = 0;  // range tombstones in the "rangedel" block
+  uint64_t raw_key_size = 0;         // sum of internal key sizes
+  uint64_t raw_value_size = 0;       // sum of value sizes
+  uint64_t data_size = 0;            // bytes of data blocks as stored (with trailers)
+  uint64_t index_size = 0;           // bytes of the index block as stored (with trailer)
+  uint64_t filter_size = 0;  // bytes of the filter block as stored (with trailer), 0 if none
   uint64_t num_data_blocks = 0;
   uint64_t smallest_seqno = 0;  // 0 and 0 when the table is empty
   uint64_t largest_seqno = 0;

@@ -37,11 +37,13 @@ TEST(TableProperties, EveryFieldRoundTrips) {
   p.largest_seqno = (uint64_t{1} << 56) - 1;
   p.compression = 3;
   p.creation_time = 1700000000;
+  p.num_range_deletions = 10;
   TableProperties back;
   ASSERT_OK(Decode(EncodeTableProperties(p), &back));
   EXPECT_EQ(p.ToString(), back.ToString());
   EXPECT_EQ(p.largest_seqno, back.largest_seqno);
   EXPECT_EQ(3, back.compression);
+  EXPECT_EQ(10u, back.num_range_deletions);
 }
 
 TEST(TableProperties, NamesAreStoredInBytewiseOrder) {
@@ -53,7 +55,7 @@ TEST(TableProperties, NamesAreStoredInBytewiseOrder) {
     EXPECT_LT(prev, it->key().ToString());
     prev = it->key().ToString();
   }
-  EXPECT_EQ(12, n);
+  EXPECT_EQ(13, n);
   it->Seek("sluice.num.entries");
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ("sluice.num.entries", it->key().ToString());

@@ -55,6 +55,14 @@ bool Compaction::IsBaseLevelForKey(const Slice& user_key) const {
   return true;
 }
 
+bool Compaction::IsBaseLevelForRange(const Slice& begin, const Slice& end) const {
+  // [begin, end] rather than [begin, end): at worst a tombstone is kept a while longer.
+  for (int lvl = output_level() + 1; lvl < input_version_->num_levels(); lvl++) {
+    if (input_version_->OverlapInLevel(lvl, &begin, &end)) return false;
+  }
+  return true;
+}
+
 bool GrandparentOverlap::ShouldStopBefore(const Slice& internal_key) {
   const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
   const FileList& files = *grandparents_;

@@ -65,6 +65,9 @@ class Compaction {
   // True if no level below the output level holds user_key: a deletion marker for it that no
   // snapshot needs can be dropped.
   bool IsBaseLevelForKey(const Slice& user_key) const;
+  // True if no level below the output level holds user keys in [begin, end): a range
+  // tombstone over it that no snapshot needs can be dropped.
+  bool IsBaseLevelForRange(const Slice& begin, const Slice& end) const;
   // A fresh overlap tracker for one stream of output keys (it refers to this compaction).
   GrandparentOverlap NewGrandparentOverlap() const {
     return GrandparentOverlap(&grandparents_, max_grandparent_overlap_bytes_);

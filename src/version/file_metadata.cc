@@ -16,6 +16,9 @@ std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
   std::shared_ptr<FileRegistry> self = shared_from_this();
   auto* copy = new FileMetaData(meta);
   copy->being_compacted = false;  // a file moved by a compaction is not an input of a new one
+  if (copy->num_range_deletions > 0 && copy->range_tombstones == nullptr) {
+    copy->range_tombstones = std::make_shared<FileRangeTombstones>();
+  }
   return std::shared_ptr<FileMetaData>(copy, [self](FileMetaData* f) {
     const uint64_t number = f->number;
     delete f;

@@ -11,6 +11,7 @@
 #ifndef SLUICE_VERSION_FILE_METADATA_H_
 #define SLUICE_VERSION_FILE_METADATA_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,23 +19,72 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "base/range_tombstone.h"
 #include "util/mutex.h"
 #include "util/thread_annotations.h"
 
 namespace sluice {
 
+// A file's fragmented range tombstones, loaded from its table once and then kept with its
+// metadata (every copy of it shares this object), so reads find them without the table cache.
+// Set once, never replaced: a reader holding the metadata may use Get()'s pointer while it does.
+class FileRangeTombstones {
+ public:
+  // Null until Set.
+  const FragmentedRangeTombstones* Get() const { return loaded_.load(std::memory_order_acquire); }
+  // Keeps the first index set (later calls are no-ops); returns what is kept.
+  std::shared_ptr<const FragmentedRangeTombstones> Set(
+      std::shared_ptr<const FragmentedRangeTombstones> t) EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    if (owner_ == nullptr && t != nullptr) {
+      owner_ = std::move(t);
+      // release: the index is complete before a reader that acquires the pointer uses it.
+      loaded_.store(owner_.get(), std::memory_order_release);
+    }
+    return owner_;
+  }
+  std::shared_ptr<const FragmentedRangeTombstones> Shared() const EXCLUDES(mu_) {
+    MutexLock l(&mu_);
+    return owner_;
+  }
+
+ private:
+  mutable Mutex mu_;
+  std::shared_ptr<const FragmentedRangeTombstones> owner_ GUARDED_BY(mu_);
+  std::atomic<const FragmentedRangeTombstones*> loaded_{nullptr};
+};
+
 struct FileMetaData {
   uint64_t number = 0;
   uint64_t file_size = 0;
-  InternalKey smallest;  // smallest internal key in the file
-  InternalKey largest;   // largest internal key in the file
+  // The file's key range: its smallest and largest internal keys, widened to its range
+  // tombstones' extent. A tombstone [b, e) widens smallest to RangeBeginBound(b) and largest to
+  // RangeEndBound(e), which sorts before every version of e: the file holds nothing of e, and a
+  // file of the same level may start at e (version_builder.cc allows exactly that touch).
+  InternalKey smallest;
+  InternalKey largest;
   SequenceNumber smallest_seqno = kMaxSequenceNumber;
   SequenceNumber largest_seqno = 0;
   uint64_t num_entries = 0;
   uint64_t num_deletions = 0;
+  uint64_t num_range_deletions = 0;  // range tombstones in the file's "rangedel" block
+  // Set by FileRegistry::Make for a file with range tombstones (not stored in the MANIFEST).
+  std::shared_ptr<FileRangeTombstones> range_tombstones;
   // Guarded by the DB mutex: the file is an input of a running compaction.
   bool being_compacted = false;
 };
+
+// The file bounds a range tombstone [begin, end) contributes (see FileMetaData).
+inline InternalKey RangeBeginBound(const Slice& begin) {
+  return InternalKey(begin, kMaxSequenceNumber, kValueTypeForSeek);
+}
+inline InternalKey RangeEndBound(const Slice& end) {
+  return InternalKey(end, kMaxSequenceNumber, kValueTypeForSeek);
+}
+// True if a file's largest key is a range tombstone's end bound (no version of its user key).
+inline bool IsRangeEndBound(const InternalKey& largest) {
+  return ExtractSequence(largest.Encode()) == kMaxSequenceNumber;
+}
 
 class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
  public:

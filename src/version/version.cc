@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "base/range_tombstone.h"
 #include "table/table_cache.h"
 #include "util/logging.h"
 #include "version/level_iterator.h"
@@ -183,6 +184,81 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key, TableCache
     if (user_key.compare(f.smallest.user_key()) < 0) continue;
     Status s = GetFromFile(options, f, key, table_cache, result, found);
     if (!s.ok() || *found) return s;
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// The file's range tombstones (null if it has none), from its metadata once loaded.
+Status FileTombstones(const FileMetaData& f, TableCache* table_cache,
+                      std::shared_ptr<const FragmentedRangeTombstones>* shared,
+                      const FragmentedRangeTombstones** raw) {
+  if (f.num_range_deletions == 0) return Status::OK();
+  if (f.range_tombstones != nullptr) {
+    *raw = f.range_tombstones->Get();
+    if (*raw != nullptr && shared == nullptr) return Status::OK();
+  }
+  std::shared_ptr<const FragmentedRangeTombstones> t;
+  if (f.range_tombstones != nullptr) t = f.range_tombstones->Shared();
+  if (t == nullptr) {
+    Status s = table_cache->GetRangeTombstones(f.number, f.file_size, &t);
+    if (!s.ok()) return s;
+    if (f.range_tombstones != nullptr) t = f.range_tombstones->Set(std::move(t));
+  }
+  *raw = t.get();
+  if (shared != nullptr) *shared = std::move(t);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Version::MaxCoveringTombstone(const Slice& user_key, SequenceNumber read_seq,
+                                     TableCache* table_cache, SequenceNumber* covering) const {
+  if (!has_range_deletions_) return Status::OK();
+  auto check = [&](const FileMetaData& f) -> Status {
+    if (f.num_range_deletions == 0 || f.smallest_seqno > read_seq ||
+        user_key.compare(f.smallest.user_key()) < 0 || user_key.compare(f.largest.user_key()) > 0) {
+      return Status::OK();
+    }
+    const FragmentedRangeTombstones* t = nullptr;
+    Status s = FileTombstones(f, table_cache, nullptr, &t);
+    if (s.ok() && t != nullptr) {
+      *covering = std::max(*covering, t->MaxCoveringSequence(user_key, read_seq));
+    }
+    return s;
+  };
+  for (const auto& f : files(0)) {
+    Status s = check(*f);
+    if (!s.ok()) return s;
+  }
+  const InternalKey target(user_key, kMaxSequenceNumber, kValueTypeForSeek);
+  for (int level = 1; level < num_levels(); level++) {
+    const FileList& list = files(level);
+    size_t index = FindFile(list, target.Encode());
+    // A file ending in a tombstone's end bound at user_key holds nothing of it: the next might.
+    if (index < list.size() && IsRangeEndBound(list[index]->largest) &&
+        list[index]->largest.user_key() == user_key) {
+      index++;
+    }
+    if (index >= list.size()) continue;
+    Status s = check(*list[index]);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+Status Version::AddRangeTombstones(TableCache* table_cache, RangeDelCheck* check) const {
+  if (!has_range_deletions_) return Status::OK();
+  for (int level = 0; level < num_levels(); level++) {
+    for (const auto& f : files(level)) {
+      if (f->num_range_deletions == 0) continue;
+      std::shared_ptr<const FragmentedRangeTombstones> t;
+      const FragmentedRangeTombstones* raw = nullptr;
+      Status s = FileTombstones(*f, table_cache, &t, &raw);
+      if (!s.ok()) return s;
+      check->Add(std::move(t));
+    }
   }
   return Status::OK();
 }

@@ -65,6 +65,17 @@ class Version {
   void MultiGet(const ReadOptions& options, TableCache* table_cache, TableMultiLookup* items,
                 size_t n) const;
 
+  // True if some file holds range tombstones.
+  bool has_range_deletions() const { return has_range_deletions_; }
+  // Raises *covering to the largest sequence number <= read_seq of a range tombstone covering
+  // user_key in any file (every level: tombstones are judged by sequence number, wherever they
+  // are). Only files whose range holds user_key and that have tombstones are opened.
+  Status MaxCoveringTombstone(const Slice& user_key, SequenceNumber read_seq,
+                              TableCache* table_cache, SequenceNumber* covering) const;
+  // Every file's range tombstones that a reader at read_seq may need (the files that have some),
+  // added to *check.
+  Status AddRangeTombstones(TableCache* table_cache, class RangeDelCheck* check) const;
+
   // Appends iterators that together yield every entry of the SST files.
   void AddIterators(const ReadOptions& options, TableCache* table_cache,
                     std::vector<std::unique_ptr<InternalIterator>>* iters) const;
@@ -81,6 +92,7 @@ class Version {
  private:
   friend class VersionBuilder;
   std::vector<FileList> files_;
+  bool has_range_deletions_ = false;  // set by VersionBuilder
 };
 
 // Index of the first file in a sorted, disjoint file list whose largest key >= internal_key

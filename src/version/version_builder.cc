@@ -42,7 +42,10 @@ Status VersionBuilder::Build(std::shared_ptr<Version>* result) const {
   const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
   for (size_t level = 0; level < levels_.size(); level++) {
     FileList& list = v->files_[level];
-    for (const auto& [number, f] : levels_[level]) list.push_back(f);
+    for (const auto& [number, f] : levels_[level]) {
+      list.push_back(f);
+      if (f->num_range_deletions > 0) v->has_range_deletions_ = true;
+    }
     if (level == 0) {
       // Newest first: larger sequence numbers, then larger file numbers.
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
@@ -54,7 +57,10 @@ Status VersionBuilder::Build(std::shared_ptr<Version>* result) const {
         return icmp->Compare(a->smallest.Encode(), b->smallest.Encode()) < 0;
       });
       for (size_t i = 1; i < list.size(); i++) {
-        if (list[i - 1]->largest.user_key().compare(list[i]->smallest.user_key()) >= 0) {
+        // Disjoint user keys; a range tombstone's end bound may touch the next file's first
+        // key (it holds no version of it).
+        const int c = list[i - 1]->largest.user_key().compare(list[i]->smallest.user_key());
+        if (c > 0 || (c == 0 && !IsRangeEndBound(list[i - 1]->largest))) {
           return Status::Corruption(fmt::format("files {} and {} overlap in level {}",
                                                 list[i - 1]->number, list[i]->number, level));
         }

@@ -19,6 +19,9 @@ enum Tag : uint32_t {
   kCompactPointer = 5,
   kDeletedFile = 6,
   kNewFile = 7,
+  // kNewFile followed by varint64 num_range_deletions: written for files that hold range
+  // tombstones (others keep kNewFile, so MANIFESTs without range deletions read as before).
+  kNewFileWithRangeDeletions = 8,
 };
 
 constexpr int kMaxLevels = 64;
@@ -77,7 +80,7 @@ void VersionEdit::EncodeTo(std::string* dst) const {
     PutVarint64(dst, number);
   }
   for (const auto& [level, f] : new_files_) {
-    PutVarint32(dst, kNewFile);
+    PutVarint32(dst, f.num_range_deletions > 0 ? kNewFileWithRangeDeletions : kNewFile);
     PutVarint32(dst, static_cast<uint32_t>(level));
     PutVarint64(dst, f.number);
     PutVarint64(dst, f.file_size);
@@ -87,6 +90,7 @@ void VersionEdit::EncodeTo(std::string* dst) const {
     PutVarint64(dst, f.largest_seqno);
     PutVarint64(dst, f.num_entries);
     PutVarint64(dst, f.num_deletions);
+    if (f.num_range_deletions > 0) PutVarint64(dst, f.num_range_deletions);
   }
 }
 
@@ -149,14 +153,16 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
         }
         break;
       }
-      case kNewFile: {
+      case kNewFile:
+      case kNewFileWithRangeDeletions: {
         int level;
         FileMetaData f;
         if (GetLevel(&input, &level) && GetFileNumber(&input, &f.number) &&
             GetVarint64(&input, &f.file_size) && GetInternalKey(&input, &f.smallest) &&
             GetInternalKey(&input, &f.largest) && GetVarint64(&input, &f.smallest_seqno) &&
             GetVarint64(&input, &f.largest_seqno) && GetVarint64(&input, &f.num_entries) &&
-            GetVarint64(&input, &f.num_deletions)) {
+            GetVarint64(&input, &f.num_deletions) &&
+            (tag == kNewFile || GetVarint64(&input, &f.num_range_deletions))) {
           new_files_.emplace_back(level, f);
         } else {
           msg = "new-file entry";
@@ -187,6 +193,7 @@ std::string VersionEdit::DebugString() const {
     r += fmt::format("\n  AddFile: L{} {} {} bytes [{} .. {}] seq {}..{}", level, f.number,
                      f.file_size, f.smallest.DebugString(), f.largest.DebugString(),
                      f.smallest_seqno, f.largest_seqno);
+    if (f.num_range_deletions > 0) r += fmt::format(" range-deletions {}", f.num_range_deletions);
   }
   r += "\n}\n";
   return r;

@@ -64,6 +64,17 @@ def test_multi_get(db):
     assert b"KEY is required" in run("multi-get", db=db, check_rc=USAGE).stderr
 
 
+def test_delete_range(db):
+    run("load", "-", db=db, stdin=b"a\t1\nb\t2\nb1\t3\nc\t4\n", check_rc=OK)
+    run("delete-range", "b", "c", db=db, check_rc=OK)  # [b, c): b and b1
+    assert run("scan", "--keys-only", db=db, check_rc=OK).stdout == b"a\nc\n"
+    run("--hex", "delete-range", "00", "62", db=db, check_rc=OK)  # [\x00, "b"): a
+    assert run("scan", "--keys-only", db=db, check_rc=OK).stdout == b"c\n"
+    r = run("delete-range", "z", "a", db=db, check_rc=BAD_INPUT)
+    assert b"begin" in r.stderr
+    assert b"END is required" in run("delete-range", "a", db=db, check_rc=USAGE).stderr
+
+
 def test_put_reads_value_from_stdin_and_hex(db):
     value = bytes(range(256))
     run("put", "bin", db=db, stdin=value, check_rc=OK)

@@ -6,7 +6,8 @@
 //   byte 1   option bits: compression, bloom filter, paranoid_checks, restart interval, block
 //            cache, linearizable_snapshots, write buffer size (16 or 64 KiB, so flushes happen)
 //   then up to kMaxOps operations, one opcode byte each (low nibble: the operation; high
-//   nibble: sync / disable_wal for writes) followed by its arguments: put, delete, write batch,
+//   nibble: sync / disable_wal for writes; 0x80 turns a delete into a range deletion and ends a
+//   write batch with one) followed by its arguments: put, delete, write batch,
 //   get, iterator walk (seeks, next/prev), snapshot take/read/release, flush, compact range,
 //   ReadModifyWrite, Increment, PutIfAbsent / CompareAndSwap, Scan, close-and-reopen (possibly
 //   with another memory component; at most kMaxReopens per input), properties.
@@ -253,8 +254,15 @@ class Runner {
         model_[k] = v;
         break;
       }
-      case 1: {  // delete
-        const std::string k = Key();
+      case 1: {  // delete; with bit 0x80, a range deletion [k, k2) (ends ordered)
+        std::string k = Key();
+        if (opcode & 0x80) {
+          std::string k2 = Key();
+          if (k2 < k) std::swap(k, k2);
+          ExpectOk(db_->DeleteRange(WriteOpts(opcode), k, k2), "DeleteRange");
+          model_.erase(model_.lower_bound(k), model_.lower_bound(k2));
+          break;
+        }
         ExpectOk(db_->Delete(WriteOpts(opcode), k), "Delete");
         model_.erase(k);
         break;
@@ -272,6 +280,17 @@ class Runner {
             const std::string v = Value();
             batch.Put(k, v);
             after[k] = v;
+          }
+        }
+        if (opcode & 0x80) {  // then a range deletion: it takes the batch's earlier updates too
+          std::string a = Key(), b = Key();
+          if (b < a) std::swap(a, b);
+          batch.DeleteRange(a, b);
+          after.erase(after.lower_bound(a), after.lower_bound(b));
+          if (n & 0x80) {  // and a put inside the range after it, which stays
+            const std::string v = Value();
+            batch.Put(a, v);
+            after[a] = v;
           }
         }
         ExpectOk(db_->Write(WriteOpts(opcode), &batch), "Write");

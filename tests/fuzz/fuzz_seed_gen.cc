@@ -48,10 +48,12 @@ std::string LogFile(const std::vector<std::string>& records) {
 }
 
 std::string Batch(SequenceNumber seq, const std::vector<std::pair<std::string, std::string>>& puts,
-                  const std::vector<std::string>& deletes, bool aborted = false) {
+                  const std::vector<std::string>& deletes, bool aborted = false,
+                  const std::vector<std::pair<std::string, std::string>>& ranges = {}) {
   WriteBatch b;
   for (const auto& [k, v] : puts) b.Put(k, v);
   for (const std::string& k : deletes) b.Delete(k);
+  for (const auto& [begin, end] : ranges) b.DeleteRange(begin, end);
   WriteBatchInternal::SetSequence(&b, seq);
   if (aborted) WriteBatchInternal::MarkAborted(&b);
   return WriteBatchInternal::Contents(&b).ToString();
@@ -85,6 +87,9 @@ void WalSeeds() {
               i % 5 == 0 ? std::vector<std::string>{"key000"} : std::vector<std::string>{}));
   }
   Emit(t, "many", LogFile(many));
+  Emit(t, "rangedel",
+       LogFile({Batch(20, {{"a", "1"}, {"m", "2"}}, {}), Batch(21, {}, {}, false, {{"a", "n"}}),
+                Batch(22, {{"b", "3"}}, {"c"}, false, {{"x", "z"}, {"q", "q"}})}));
 }
 
 // Sorted internal-key entries over n user keys, some with two versions, some deletions.
@@ -103,11 +108,13 @@ std::vector<std::pair<std::string, std::string>> Entries(int n) {
   return kvs;
 }
 
-std::string Sst(const TableOptions& options, int n) {
+std::string Sst(const TableOptions& options, int n,
+                const std::vector<RangeTombstone>& tombstones = {}) {
   std::string file;
   MemWritableFile sink(&file);
   TableBuilder builder(options, &sink);
   for (const auto& [k, v] : Entries(n)) builder.Add(k, v);
+  for (const RangeTombstone& t : tombstones) builder.AddRangeTombstone(t);
   Status s = builder.Finish();
   if (!s.ok()) Fail(__FILE__, __LINE__, s.ToString());
   return file;
@@ -134,6 +141,11 @@ void TableSeeds() {
   o.block_restart_interval = 1;
   o.compression = CompressionType::kNone;
   Emit(t, "restart1", Sst(o, 20));
+  const std::vector<RangeTombstone> tombstones = {
+      {"key0000004", "key0000020", 300}, {"key0000010", "key0000030", 310}, {"a", "b", 5}};
+  Emit(t, "rangedel", Sst(o, 20, tombstones));
+  Emit(t, "rangedel-only", Sst(o, 0, tombstones));
+  Emit(t, "rangedel-block", EncodeRangeTombstones(tombstones));
 }
 
 FileMetaData File(uint64_t number, const std::string& smallest, const std::string& largest,
@@ -176,6 +188,9 @@ void ManifestSeeds() {
   full.AddFile(1, File(5, "a", "f", 10));
   full.AddFile(1, File(6, "g", "p", 20));
   full.AddFile(2, File(4, "b", "y", 5));
+  FileMetaData with_tombstones = File(3, "c", "d", 3);  // tag 8: a file with range tombstones
+  with_tombstones.num_range_deletions = 2;
+  full.AddFile(3, with_tombstones);
   VersionEdit move;
   move.RemoveFile(0, 7);
   move.AddFile(1, File(8, "q", "z", 60));
@@ -183,7 +198,7 @@ void ManifestSeeds() {
   move.SetNextFile(10);
   move.SetLastSequence(70);
   VersionEdit drop;
-  for (auto [level, number] : {std::pair{1, 5}, {1, 6}, {1, 8}, {2, 4}}) {
+  for (auto [level, number] : {std::pair{1, 5}, {1, 6}, {1, 8}, {2, 4}, {3, 3}}) {
     drop.RemoveFile(level, static_cast<uint64_t>(number));
   }
   drop.SetLogNumber(0);
@@ -274,6 +289,19 @@ void ApiSeeds() {
   w.Op({0x20, 0xf3, 'a', 'b', 'c', 5}).Op({0x20, 0xf0, 6}).Op({0x30, 0xf1, 0, 0x88});
   w.Op({0x0e, 0}).Op({0x03, 0xf3, 'a', 'b', 'c'}).Op({0x03, 0xf0}).Op({0x04, 0x3c, 0});
   Emit(t, "nowal", w.bytes());
+  // Range deletions: alone (0x81: [k, k2)), at the end of a batch (0x82, with a put inside the
+  // range after it when the batch's byte has 0x80), across a flush, a snapshot and a reopen.
+  Script r(2, 0x10);
+  for (int i = 0; i < 40; i++) r.Put(i, 0x50);
+  r.Op({0x05});                                           // snapshot
+  r.Op({0x81, 5, 15}).Get(5).Get(14).Get(15);             // delete [k05, k15)
+  r.Op({0x08});                                           // flush
+  r.Op({0x81, 30, 20}).Op({0x04, 0x3c, 0x55});            // [k20, k30), then iterate
+  r.Op({0x82, 0x83, 1, 2, 3, 4, 0x20, 25, 35, 9});        // batch + range + put after it
+  r.Op({0x06, 0x00, 7}).Op({0x09, 0, 0, 47});             // read at the snapshot, compact
+  r.Op({0x07, 0}).Op({0x09, 0, 0, 47}).Op({0x2e, 0x83});  // release, compact, reopen
+  r.Get(7).Get(25).Op({0x04, 0x7d, 0x0f});
+  Emit(t, "rangedel", r.bytes());
 }
 
 }  // namespace

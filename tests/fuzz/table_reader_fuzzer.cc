@@ -7,7 +7,8 @@
 //    ApproximateOffsetOf; VerifyChecksums runs once.
 // 2. The raw bytes as one block's contents (src/table/block.h), iterated both ways with the
 //    bytewise and the internal-key comparator; and as one stored block with its trailer
-//    (ReadBlock without checksum: every decompressor sees arbitrary bytes); and as a bloom filter.
+//    (ReadBlock without checksum: every decompressor sees arbitrary bytes); as a bloom filter;
+//    and as a range tombstone ("rangedel") block, decoded and fragmented.
 //
 // Asserts: nothing crashes or reads out of bounds (ASan); every error is Corruption naming the
 // file; a complete, error-free forward iteration is matched exactly by the backward one; the
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "base/internal_key.h"
+#include "base/range_tombstone.h"
 #include "fuzz/fuzz_util.h"
 #include "table/block.h"
 #include "table/bloom.h"
@@ -103,6 +105,25 @@ std::vector<std::string> Targets(const Entries& entries, bool internal) {
   return targets;
 }
 
+// The fragmented index's invariants: fragments non-empty, sorted and disjoint, each with
+// distinct sequence numbers in descending order; a lookup of each fragment's begin finds it.
+void CheckFragments(const FragmentedRangeTombstones& t, const char* what) {
+  const FragmentedRangeTombstones::Fragment* prev = nullptr;
+  for (const auto& f : t.fragments()) {
+    FUZZ_CHECK(Slice(f.begin).compare(Slice(f.end)) < 0, "{}: an empty fragment", what);
+    FUZZ_CHECK(prev == nullptr || Slice(prev->end).compare(Slice(f.begin)) <= 0,
+               "{}: fragments overlap or are out of order", what);
+    FUZZ_CHECK(!f.seqs.empty(), "{}: a fragment without tombstones", what);
+    for (size_t i = 1; i < f.seqs.size(); i++) {
+      FUZZ_CHECK(f.seqs[i - 1] > f.seqs[i], "{}: sequence numbers not descending", what);
+    }
+    FUZZ_CHECK(t.FindFragment(f.begin) == &f, "{}: lookup of a fragment's begin", what);
+    FUZZ_CHECK(t.MaxCoveringSequence(f.begin, kMaxSequenceNumber) == f.seqs[0],
+               "{}: MaxCoveringSequence of a fragment's begin", what);
+    prev = &f;
+  }
+}
+
 // Seeks to every target; the table's index may be crafted, so only the status is checked.
 void CheckSeeks(InternalIterator* it, const std::vector<std::string>& targets, const char* what) {
   for (const std::string& t : targets) {
@@ -179,6 +200,9 @@ void FuzzTable(const std::string& contents) {
   }
   const Status verify = table->VerifyChecksums();
   CheckCorruptionNames(verify, kFname, "VerifyChecksums");
+  if (table->range_tombstones() != nullptr) {
+    CheckFragments(*table->range_tombstones(), "the table's range tombstones");
+  }
   const uint64_t num_entries = table->properties().num_entries;
   table.reset();
 
@@ -281,10 +305,33 @@ void FuzzStoredBlock(const std::string& contents) {
   Status s = ReadBlock(&file, kFname, contents.size(), options,
                        BlockHandle(0, contents.size() - kBlockTrailerSize), &result);
   CheckCorruptionNames(s, kFname, "ReadBlock");
-  if (s.ok()) FuzzBlock(result.data);
+  if (s.ok()) FuzzBlock(result.data.ToString());
   // The same bytes as a bloom filter.
   BloomFilterMayMatch(contents, "key0000001");
   BloomFilterMayMatch(contents, "");
+}
+
+// The raw bytes as a "rangedel" block: decoded (OK or Corruption naming the file) and, if it
+// decodes, fragmented; the fragments keep their invariants and agree with a brute-force lookup.
+void FuzzRangeTombstoneBlock(const std::string& contents) {
+  std::vector<RangeTombstone> tombstones;
+  Status s = DecodeRangeTombstones(contents, kFname, &tombstones);
+  CheckCorruptionNames(s, kFname, "DecodeRangeTombstones");
+  if (!s.ok() || tombstones.size() > kMaxEntries) return;
+  const FragmentedRangeTombstones t(tombstones);
+  CheckFragments(t, "a decoded rangedel block");
+  size_t checked = 0;
+  for (const RangeTombstone& probe : tombstones) {
+    if (++checked > kMaxLookups) break;
+    for (const std::string& key : {probe.begin, probe.end, probe.begin + '\0'}) {
+      SequenceNumber want = 0;
+      for (const RangeTombstone& r : tombstones) {
+        if (r.begin <= key && key < r.end) want = std::max(want, r.seq);
+      }
+      FUZZ_CHECK(t.MaxCoveringSequence(key, kMaxSequenceNumber) == want,
+                 "rangedel: MaxCoveringSequence({}) is not the brute-force answer", Show(key));
+    }
+  }
 }
 
 }  // namespace
@@ -295,5 +342,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sluice::fuzz::FuzzTable(contents);
   sluice::fuzz::FuzzBlock(contents);
   sluice::fuzz::FuzzStoredBlock(contents);
+  sluice::fuzz::FuzzRangeTombstoneBlock(contents);
   return 0;
 }

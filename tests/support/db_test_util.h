@@ -57,6 +57,16 @@ class DBTestBase {
 // A value of `len` bytes derived from seed.
 std::string Value(int seed, size_t len = 100);
 
+// A column family handle no DB created: every call given it must refuse it.
+class ForeignColumnFamilyHandle final : public ColumnFamilyHandle {
+ public:
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return 7; }
+
+ private:
+  std::string name_ = "foreign";
+};
+
 }  // namespace sluice::test
 
 #endif  // SLUICE_TESTS_SUPPORT_DB_TEST_UTIL_H_

@@ -86,6 +86,17 @@ class MapEngine : public KVEngine {
     data_.erase(std::string(k));
     return EngineStatus::OK();
   }
+  // With range_deletes_supported false, the KVEngine default (NotSupported), as LevelDB.
+  EngineStatus DeleteRange(std::string_view begin, std::string_view end,
+                           const WriteMode& mode) override {
+    if (!range_deletes_supported) return KVEngine::DeleteRange(begin, end, mode);
+    std::unique_lock lock(mu_);
+    ++range_deletes;
+    data_.erase(data_.lower_bound(std::string(begin)), data_.lower_bound(std::string(end)));
+    return EngineStatus::OK();
+  }
+  bool range_deletes_supported = true;
+  int range_deletes = 0;
   std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<Batch>(); }
   EngineStatus Write(KVWriteBatch* batch, const WriteMode&) override {
     std::unique_lock lock(mu_);

@@ -1,4 +1,5 @@
-// tools/sluice/data_commands.cc — put, get, multi-get, delete and scan: keys and ranges.
+// tools/sluice/data_commands.cc — put, get, multi-get, delete, delete-range and scan: keys and
+// ranges.
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -151,6 +152,25 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     std::unique_ptr<DB> db;
     if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
     s = db->Delete(WriteOptionsFor(*g), key);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    *exit_code = CloseDatabase(std::move(db));
+  });
+
+  // --- delete-range BEGIN END ---
+  auto range_keys = std::make_shared<std::pair<std::string, std::string>>();
+  auto* delete_range = app->add_subcommand(
+      "delete-range", "Delete every key k with BEGIN <= k < END, with one range tombstone");
+  delete_range->add_option("BEGIN", range_keys->first, "The first key deleted")->required();
+  delete_range->add_option("END", range_keys->second, "The first key kept (exclusive end)")
+      ->required();
+  delete_range->callback([g, exit_code, range_keys] {
+    std::string begin, end;
+    Status s = ParseArgument(*g, "BEGIN", range_keys->first, &begin);
+    if (s.ok()) s = ParseArgument(*g, "END", range_keys->second, &end);
+    if (!s.ok()) return void(*exit_code = Fail(s));
+    std::unique_ptr<DB> db;
+    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    s = db->DeleteRange(WriteOptionsFor(*g), begin, end);
     if (!s.ok()) return void(*exit_code = Fail(s));
     *exit_code = CloseDatabase(std::move(db));
   });

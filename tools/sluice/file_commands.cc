@@ -77,6 +77,10 @@ class BatchPrinter : public WriteBatch::Handler {
   void Delete(const Slice& key) override {
     out_->Write(fmt::format("  DEL {}\n", Show({key.data(), key.size()}, hex_)));
   }
+  void DeleteRange(const Slice& begin, const Slice& end) override {
+    out_->Write(fmt::format("  DELRANGE {} .. {}\n", Show({begin.data(), begin.size()}, hex_),
+                            Show({end.data(), end.size()}, hex_)));
+  }
 
  private:
   Output* out_;

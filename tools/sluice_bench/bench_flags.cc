@@ -188,6 +188,12 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_flag("--multiget_as_gets", f.multiget_as_gets,
                "multireadrandom through Gets in a loop for every engine: the baseline a MultiGet "
                "is measured against, with the same per-batch timing");
+  app.add_option("--max_num_range_tombstones", f.max_num_range_tombstones,
+                 "deleterange: how many range deletions it writes (db_bench's flag)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+  app.add_option("--range_tombstone_width", f.range_tombstone_width,
+                 "deleterange: consecutive keys each range deletion covers (db_bench's flag)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   app.add_option("--compression_ratio", f.compression_ratio,
                  "Fraction of its size a value compresses to")
       ->check(CLI::Range(0.0, 1.0));

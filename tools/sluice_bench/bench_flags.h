@@ -31,6 +31,10 @@ struct BenchFlags {
   // Writes per WriteBatch (1: plain Put/Delete).
   int batch_size = 1;
   bool multiget_as_gets = false;
+  // deleterange: how many range deletions, each over this many consecutive keys (db_bench's
+  // names).
+  int64_t max_num_range_tombstones = 0;
+  int64_t range_tombstone_width = 100;
   int64_t multiread_stride = 0;
   double compression_ratio = 0.5;
   std::string db = "/tmp/sluice_bench";

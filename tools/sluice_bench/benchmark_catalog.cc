@@ -33,6 +33,9 @@ constexpr std::array kBenchmarks = {
                   "--reads iterator seeks to uniformly random keys"},
     BenchmarkSpec{"deleterandom", BenchKind::kDeleteRandom, false, "delete",
                   "delete --num uniformly random keys"},
+    BenchmarkSpec{"deleterange", BenchKind::kDeleteRange, false, "delete",
+                  "--max_num_range_tombstones range deletions of --range_tombstone_width keys "
+                  "each, at random keys (LevelDB has none: skipped)"},
     BenchmarkSpec{"readwhilewriting", BenchKind::kReadWhileWriting, false, "read",
                   "--threads readers doing readrandom while one extra thread overwrites"},
     BenchmarkSpec{"writeonly", BenchKind::kWriteOnly, true, "write",

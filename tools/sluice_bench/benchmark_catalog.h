@@ -59,6 +59,7 @@ enum class BenchKind {
   kFlush,
   kWaitForCompaction,
   kStats,
+  kDeleteRange,
 };
 
 // The buffer paper's workload classes through the database (buffer_mix_*).

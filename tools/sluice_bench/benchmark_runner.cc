@@ -210,6 +210,7 @@ bool BenchmarkRunner::RunBenchmark(const BenchmarkSpec& spec, uint64_t index, Be
     case BenchKind::kWaitForCompaction:
     case BenchKind::kStats: ok = RunInline(spec, result, error); break;
     case BenchKind::kPersist: ok = RunPersist(spec, result, error); break;
+    case BenchKind::kDeleteRange: ok = RunDeleteRanges(spec, result, error); break;
     case BenchKind::kBufferFootprint:
     case BenchKind::kBufferInsert:
     case BenchKind::kBufferPointQuery:
@@ -381,6 +382,7 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kCompact:
           case BenchKind::kFlush:
           case BenchKind::kWaitForCompaction:
+          case BenchKind::kDeleteRange:
           case BenchKind::kStats: break;
         }
         if (readers_left.fetch_sub(1) == 1) stop_writer.store(true);

@@ -162,6 +162,8 @@ class BenchmarkRunner {
   // internal_workloads.cc: sluice's internals, bypassing the database.
   void DoMemComponentWrites(ThreadContext* t, const Workload& w, KVMemoryComponentDriver* driver);
   bool RunPersist(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
+  // deleterange (range_delete_workload.cc).
+  bool RunDeleteRanges(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
   // The buffer_* benchmarks (buffer_workloads.cc).
   bool RunBuffer(const BenchmarkSpec& spec, BenchResult* result, std::string* error);
 

@@ -204,6 +204,12 @@ class RocksDBEngine final : public KVEngine {
     return FromRocks(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
   }
 
+  EngineStatus DeleteRange(std::string_view begin, std::string_view end,
+                           const WriteMode& mode) override {
+    return FromRocks(db_->DeleteRange(ToWriteOptions(mode), db_->DefaultColumnFamily(),
+                                      ToSlice(begin), ToSlice(end)));
+  }
+
   std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<RocksBatch>(); }
 
   EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {

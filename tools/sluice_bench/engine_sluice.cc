@@ -206,6 +206,11 @@ class SluiceEngine final : public KVEngine {
     return FromSluice(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
   }
 
+  EngineStatus DeleteRange(std::string_view begin, std::string_view end,
+                           const WriteMode& mode) override {
+    return FromSluice(db_->DeleteRange(ToWriteOptions(mode), ToSlice(begin), ToSlice(end)));
+  }
+
   EngineStatus NativeRmwSupport() const override { return EngineStatus::OK(); }
 
   EngineStatus PutIfAbsent(std::string_view key, std::string_view value, const WriteMode& mode,

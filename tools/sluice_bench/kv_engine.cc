@@ -79,6 +79,11 @@ void KVEngine::MultiGet(const std::vector<std::string_view>& keys, std::vector<s
   for (size_t i = 0; i < keys.size(); i++) statuses->push_back(Get(keys[i], &(*values)[i]));
 }
 
+EngineStatus KVEngine::DeleteRange(std::string_view /*begin*/, std::string_view /*end*/,
+                                   const WriteMode& /*mode*/) {
+  return EngineStatus::NotSupported(fmt::format("{} has no range deletion", name()));
+}
+
 EngineStatus KVEngine::NativeRmwSupport() const {
   return EngineStatus::NotSupported(fmt::format(
       "{} has no atomic read-modify-write; --rmw=striped runs a lock-striped one", name()));

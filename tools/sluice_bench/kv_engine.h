@@ -238,6 +238,10 @@ class KVEngine {
 
   virtual EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) = 0;
   virtual EngineStatus Delete(std::string_view key, const WriteMode& mode) = 0;
+  // Deletes every key in [begin, end) with one range tombstone. NotSupported by default
+  // (LevelDB has none); sluice and RocksDB override it.
+  virtual EngineStatus DeleteRange(std::string_view begin, std::string_view end,
+                                   const WriteMode& mode);
   virtual std::unique_ptr<KVWriteBatch> NewWriteBatch() = 0;
   virtual EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) = 0;
   // NotFound if key has no value.

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   app.add_option("--rmw_percent", o.rmw_percent)->check(CLI::Range(0, 100));
   app.add_option("--snapshot_percent", o.snapshot_percent)->check(CLI::Range(0, 100));
   app.add_option("--iterate_percent", o.iterate_percent)->check(CLI::Range(0, 100));
+  app.add_option("--delete_range_percent", o.delete_range_percent)->check(CLI::Range(0, 100));
   app.add_flag("--list_kill_points", list_kill_points, "Print the engine's kill points and exit");
   // --list_kill_points needs no database.
   for (int i = 1; i < argc; i++) {
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (o.expected_state.empty()) o.expected_state = o.db + ".expected";
   if (o.put_percent + o.delete_percent + o.batch_percent + o.rmw_percent + o.snapshot_percent +
-          o.iterate_percent >
+          o.iterate_percent + o.delete_range_percent >
       100) {
     std::fprintf(stderr, "error: the operation percentages add up to more than 100\n");
     return 2;

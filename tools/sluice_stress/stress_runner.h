@@ -42,6 +42,9 @@ struct StressOptions {
   int rmw_percent = 5;
   int snapshot_percent = 5;
   int iterate_percent = 10;
+  // Range deletions of a few consecutive keys (a batch: WriteBatch::DeleteRange, sometimes
+  // followed by a put of the range's last key, which must survive it).
+  int delete_range_percent = 3;
 };
 
 // Returns the process exit code: 0 all checks passed, 1 a check failed, 2 an error (bad

@@ -68,6 +68,14 @@ void PyWriteBatch::Delete(py::handle key) {
   batch_.Delete(k.slice());
 }
 
+void PyWriteBatch::DeleteRange(py::handle start, py::handle stop) {
+  core_->CheckOpen();
+  Bytes b(start, "start");
+  Bytes e(stop, "stop");
+  std::unique_lock<std::mutex> lock = LockReleasingGil(mu_);
+  batch_.DeleteRange(b.slice(), e.slice());
+}
+
 void PyWriteBatch::Clear() {
   core_->CheckOpen();
   std::unique_lock<std::mutex> lock = LockReleasingGil(mu_);
@@ -181,6 +189,13 @@ void PyDB::Delete(py::handle key, py::handle sync) {
   Bytes k(key, "key");
   const sluice::WriteOptions options = core_->WriteOptionsFor(sync);
   Check(core_->Run([&](sluice::DB* db) { return db->Delete(options, k.slice()); }));
+}
+
+void PyDB::DeleteRange(py::handle start, py::handle stop, py::handle sync) {
+  Bytes b(start, "start");
+  Bytes e(stop, "stop");
+  const sluice::WriteOptions options = core_->WriteOptionsFor(sync);
+  Check(core_->Run([&](sluice::DB* db) { return db->DeleteRange(options, b.slice(), e.slice()); }));
 }
 
 py::object PyDB::ReadModifyWrite(py::handle key, py::handle fn, py::handle sync) {

@@ -24,6 +24,7 @@ class PyWriteBatch {
 
   void Put(py::handle key, py::handle value);
   void Delete(py::handle key);
+  void DeleteRange(py::handle start, py::handle stop);
   void Clear();
   size_t Count();
   // Applies the updates atomically, then empties the batch (it can be reused).
@@ -55,6 +56,7 @@ class PyDB {
   py::list MultiGet(py::handle keys);
   // Deleting a missing key is not an error (del db[key] included), as in the engine.
   void Delete(py::handle key, py::handle sync);
+  void DeleteRange(py::handle start, py::handle stop, py::handle sync);
 
   py::object ReadModifyWrite(py::handle key, py::handle fn, py::handle sync);
   bool PutIfAbsent(py::handle key, py::handle value, py::handle sync);

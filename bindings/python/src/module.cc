@@ -75,6 +75,8 @@ PYBIND11_MODULE(_sluice, m) {
                            "block that does not raise.")
       .def("put", &PyWriteBatch::Put, py::arg("key"), py::arg("value"))
       .def("delete", &PyWriteBatch::Delete, py::arg("key"))
+      .def("delete_range", &PyWriteBatch::DeleteRange, py::arg("start"), py::arg("stop"),
+           "Deletes every key k with start <= k < stop when the batch is written.")
       .def("clear", &PyWriteBatch::Clear, "Discards every update.")
       .def("write", &PyWriteBatch::Write,
            "Applies every update atomically, then empties the batch.")
@@ -100,6 +102,9 @@ PYBIND11_MODULE(_sluice, m) {
            py::arg("sync") = py::none())
       .def("get", &PyDB::Get, py::arg("key"), py::arg("default") = py::none())
       .def("delete", &PyDB::Delete, py::arg("key"), py::kw_only(), py::arg("sync") = py::none())
+      .def("delete_range", &PyDB::DeleteRange, py::arg("start"), py::arg("stop"), py::kw_only(),
+           py::arg("sync") = py::none(),
+           "Deletes every key k with start <= k < stop (bytewise) with one range tombstone.")
       .def("__getitem__", &PyDB::GetItem, py::arg("key"))
       .def(
           "__setitem__",

@@ -49,6 +49,26 @@ def test_multi_get(db):
         db.multi_get(5)
 
 
+def test_delete_range(db):
+    for k in (b"a", b"b", b"b1", b"c", b"d"):
+        db.put(k, b"v")
+    db.delete_range(b"b", b"c")  # [b, c): b and b1
+    assert db.multi_get([b"a", b"b", b"b1", b"c"]) == [b"v", None, None, b"v"]
+    db.flush()
+    db.put(b"b", b"again")  # a later write stays
+    assert db.get(b"b") == b"again"
+    assert [k for k, _ in db] == [b"a", b"b", b"c", b"d"]
+    with db.write_batch() as batch:
+        batch.put(b"e", b"v")
+        batch.delete_range(b"c", b"zz")
+    assert [k for k, _ in db] == [b"a", b"b"]
+    db.delete_range(b"q", b"q")  # empty: nothing
+    with pytest.raises(ValueError, match="begin"):
+        db.delete_range(b"z", b"a")
+    with pytest.raises(TypeError, match="start must be bytes"):
+        db.delete_range("a", b"b")
+
+
 def test_mapping_protocol(db):
     db[b"a"] = b"1"
     assert db[b"a"] == b"1"
