@@ -132,13 +132,16 @@ class MemoryComponent {
   virtual std::string StatsString() const { return std::string(); }
 
   // The component's range tombstones (DB::DeleteRange), the same for every kind.
-  RangeTombstoneSet& range_tombstones() { return range_tombstones_; }
-  const RangeTombstoneSet& range_tombstones() const { return range_tombstones_; }
+  RangeTombstoneSet& range_tombstones() { return *range_tombstones_; }
+  const RangeTombstoneSet& range_tombstones() const { return *range_tombstones_; }
   // True if the component holds anything a flush must write: versions or range tombstones.
-  bool HoldsData() const { return HasEntries() || !range_tombstones_.empty(); }
+  bool HoldsData() const { return HasEntries() || !range_tombstones_->empty(); }
 
  private:
-  RangeTombstoneSet range_tombstones_;
+  // On the heap: the base class stays one pointer wide, so the layout of every kind's own
+  // (hot, cache-line-arranged) members does not move.
+  const std::unique_ptr<RangeTombstoneSet> range_tombstones_ =
+      std::make_unique<RangeTombstoneSet>();
 };
 
 // OK if `name` is a known memory component, else InvalidArgument naming Options::memtable.

@@ -4,6 +4,7 @@
 // file is damaged.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 
@@ -31,12 +32,14 @@ int RunSst(const GlobalOptions& g, const SstArgs& a) {
   Output out;
   const TableProperties& p = table->properties();
   out.Write(fmt::format(
-      "Properties:\n  entries: {} ({} deletions)\n  raw key bytes: {}\n  raw value bytes: {}\n"
+      "Properties:\n  entries: {} ({} deletions)\n  range deletions: {}\n  raw key bytes: {}\n"
+      "  raw value bytes: {}\n"
       "  data blocks: {} ({} bytes)\n  index: {} bytes\n  filter: {} bytes\n"
       "  sequence numbers: {}..{}\n  compression: {}\n  created: {} (Unix time)\n",
-      p.num_entries, p.num_deletions, p.raw_key_size, p.raw_value_size, p.num_data_blocks,
-      p.data_size, p.index_size, p.filter_size, p.smallest_seqno, p.largest_seqno,
-      CompressionTypeName(static_cast<CompressionType>(p.compression)), p.creation_time));
+      p.num_entries, p.num_deletions, p.num_range_deletions, p.raw_key_size, p.raw_value_size,
+      p.num_data_blocks, p.data_size, p.index_size, p.filter_size, p.smallest_seqno,
+      p.largest_seqno, CompressionTypeName(static_cast<CompressionType>(p.compression)),
+      p.creation_time));
   if (!a.properties_only && !a.no_index) {
     out.Write("Index (separator key -> block offset, size):\n");
     s = table->ForEachIndexEntry([&](const Slice& separator, const BlockHandle& h) {
@@ -56,6 +59,13 @@ int RunSst(const GlobalOptions& g, const SstArgs& a) {
       }
     }
     s = it->status();
+    if (s.ok() && table->range_tombstones() != nullptr) {
+      out.Write("Range deletions (fragments: [begin, end) @ sequences):\n");
+      for (const auto& f : table->range_tombstones()->fragments()) {
+        out.Write(fmt::format("  [{}, {}) @ {}\n", Show(f.begin, g.hex), Show(f.end, g.hex),
+                              fmt::join(f.seqs, ", ")));
+      }
+    }
   }
   if (s.ok() && a.verify) {
     s = table->VerifyChecksums();
