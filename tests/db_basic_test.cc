@@ -585,6 +585,29 @@ TEST(DBOpen, SecondOpenOfTheSameDirectoryIsBusyAndNamesTheLock) {
   EXPECT_OK(DB::Open(o, dir.path(), &db2));
 }
 
+// Options is the database-wide DBOptions plus the default family's ColumnFamilyOptions: built
+// from the two parts, it opens a database that has both parts' settings.
+TEST(DBOpen, OptionsAreDBOptionsPlusColumnFamilyOptions) {
+  TempDir dir;
+  DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.max_key_size = 10;
+  ColumnFamilyOptions family;
+  family.memtable = "skiplist";
+  family.write_buffer_size = 1 << 20;
+  const Options options(db_options, family);
+  EXPECT_TRUE(options.create_if_missing);
+  EXPECT_EQ("skiplist", options.memtable);
+  EXPECT_EQ(size_t{1} << 20, options.write_buffer_size);
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(options, dir.path(), &db));
+  ASSERT_OK(db->Put(WriteOptions(), "k", "v"));
+  EXPECT_TRUE(db->Put(WriteOptions(), std::string(11, 'k'), "v").IsInvalidArgument());
+  std::string stats;
+  ASSERT_TRUE(db->GetProperty("sluice.stats-json", &stats));
+  EXPECT_NE(std::string::npos, stats.find("skiplist")) << stats.substr(0, 300);
+}
+
 TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
   TempDir dir;
   struct Case {

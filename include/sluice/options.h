@@ -2,6 +2,9 @@
 //
 // Defaults are chosen for a server-class machine; every size is in bytes. DB::Open validates
 // the options and returns InvalidArgument naming the option when one is out of range.
+// Options, what DB::Open takes, is DBOptions (the database as a whole) plus ColumnFamilyOptions
+// (what each column family will have of its own), as in RocksDB; code that sets Options' fields
+// by name is unaffected by the split.
 
 #ifndef SLUICE_OPTIONS_H_
 #define SLUICE_OPTIONS_H_
@@ -28,7 +31,10 @@ enum class CompressionType : unsigned char {
   kLz4 = 3,
 };
 
-struct Options {
+// The options of the database as a whole: how it is opened, its background threads, its block
+// cache, the limits on keys and values. (ColumnFamilyOptions: those that each column family has
+// of its own.)
+struct DBOptions {
   // --- Opening ---
   // Create the database if it is missing.
   bool create_if_missing = false;
@@ -42,7 +48,39 @@ struct Options {
   // Where events (flushes, compactions, recovered corruption) are logged; nullptr means a file
   // named LOG in the database directory.
   std::shared_ptr<Logger> info_log;
+  // --- Reads ---
+  // Snapshots and iterators (which take an implicit snapshot) include every write that had
+  // completed when they were created, waiting for writes still in flight below that point
+  // (linearizable). When false they never wait and read a consistent (serializable) state that
+  // may miss writes other threads completed just before (cLSM's snapshots).
+  bool linearizable_snapshots = true;
+  // --- Caches ---
+  // Bytes of the shared LRU cache of uncompressed data blocks; 0 disables it.
+  size_t block_cache_size = 32 << 20;
+  // SST files kept open (table readers cached); older ones are closed and reopened on demand.
+  int max_open_files = 1000;
+  // --- Compaction ---
+  // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
+  int max_background_jobs = 2;
+  // A compaction with enough input (at least target_file_size_base per range) is split into up
+  // to this many key ranges, merged in parallel on threads of their own (RocksDB's
+  // max_subcompactions; its default is 1). 0: one per core, at most
+  // kDefaultMaxSubcompactions. The ranges are cut between files of the sorted input level, so
+  // an L0 compaction into an empty L1 is never split.
+  int max_subcompactions = 0;
+  static constexpr unsigned kDefaultMaxSubcompactions = 4;
+  // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
+  uint64_t delayed_write_rate = 0;
+  // --- Limits ---
+  // Longest key accepted by writes (InvalidArgument beyond).
+  size_t max_key_size = 64 << 10;
+  // Longest value accepted by writes (InvalidArgument beyond).
+  size_t max_value_size = 64 << 20;
+};
 
+// The options of one column family: its memory components, SST format, and LSM shape. The
+// default family's are Options' own.
+struct ColumnFamilyOptions {
   // --- Memory component ---
   // Bytes of the whole memory component (every buffer level together); when it is full it
   // becomes immutable and is flushed to an L0 SST file.
@@ -68,13 +106,6 @@ struct Options {
   // Memory components (the mutable one plus immutable ones waiting for flush) that may exist at
   // once; a writer that would exceed it waits for a flush.
   int max_write_buffer_number = 3;
-
-  // Snapshots and iterators (which take an implicit snapshot) include every write that had
-  // completed when they were created, waiting for writes still in flight below that point
-  // (linearizable). When false they never wait and read a consistent (serializable) state that
-  // may miss writes other threads completed just before (cLSM's snapshots).
-  bool linearizable_snapshots = true;
-
   // --- Hash memory components ("hash-skiplist", "hash-linklist") ---
   // Bytes of the key (from its start) that choose its bucket (X in the DBTest'24 paper); keys
   // shorter than this hash whole. Best set to the part of the key that range scans share, with
@@ -83,7 +114,6 @@ struct Options {
   // Buckets (H). 0: one per KiB of write_buffer_size (16 to 1M). The bucket array (8 bytes a
   // bucket) counts against write_buffer_size and may take at most a quarter of it.
   size_t bucket_count = 0;
-
   // --- FloDB memory component ("flodb") ---
   // Share of write_buffer_size given to the Membuffer (the rest is the Memtable). While more
   // threads write than the cores the drain threads leave free, and updates often find their
@@ -103,14 +133,11 @@ struct Options {
   // A bounded scan (DB::Scan) that finds a newer version in its range restarts; after this many
   // restarts it falls back to a scan that cannot be invalidated.
   int flodb_scan_max_restarts = 3;
-
   // --- SST files ---
   // Uncompressed bytes of user data per data block.
   size_t block_size = 4096;
   // Keys between restart points (full keys) in a data block; the others are prefix-compressed.
   int block_restart_interval = 16;
-  // Bytes of the shared LRU cache of uncompressed data blocks; 0 disables it.
-  size_t block_cache_size = 32 << 20;
   // Bloom filter bits per key, one filter per SST file; 0 disables filters.
   int bloom_bits_per_key = 10;
   // Compression of the files compactions write (level 1 and below).
@@ -123,19 +150,7 @@ struct Options {
   // flush into a backlog (L0 at or above the trigger, or an L0 compaction running: the file
   // will wait longer) uses `compression`.
   CompressionType level0_compression = CompressionType::kNone;
-  // SST files kept open (table readers cached); older ones are closed and reopened on demand.
-  int max_open_files = 1000;
-
   // --- Compaction ---
-  // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
-  int max_background_jobs = 2;
-  // A compaction with enough input (at least target_file_size_base per range) is split into up
-  // to this many key ranges, merged in parallel on threads of their own (RocksDB's
-  // max_subcompactions; its default is 1). 0: one per core, at most
-  // kDefaultMaxSubcompactions. The ranges are cut between files of the sorted input level, so
-  // an L0 compaction into an empty L1 is never split.
-  int max_subcompactions = 0;
-  static constexpr unsigned kDefaultMaxSubcompactions = 4;
   int num_levels = 7;
   // Number of L0 files that triggers an L0 -> L1 compaction.
   int level0_file_num_compaction_trigger = 4;
@@ -151,8 +166,6 @@ struct Options {
   uint64_t soft_pending_compaction_bytes_limit = 64ull << 30;
   // Compaction debt at which writes wait until compaction brings it below. 0: no such stop.
   uint64_t hard_pending_compaction_bytes_limit = 256ull << 30;
-  // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
-  uint64_t delayed_write_rate = 0;
   // Once no write has been applied for this many milliseconds, level 0 is compacted into
   // level 1 even below level0_file_num_compaction_trigger: batching L0 files only saves work
   // while more flushes come, and every read pays for each L0 file (a filter probe per Get, a
@@ -164,12 +177,14 @@ struct Options {
   // the previous one.
   uint64_t max_bytes_for_level_base = 256ull << 20;
   double max_bytes_for_level_multiplier = 10.0;
+};
 
-  // --- Limits ---
-  // Longest key accepted by writes (InvalidArgument beyond).
-  size_t max_key_size = 64 << 10;
-  // Longest value accepted by writes (InvalidArgument beyond).
-  size_t max_value_size = 64 << 20;
+// Every option of a database with one column family (the default): DBOptions and the default
+// family's ColumnFamilyOptions, in one struct, as LevelDB and RocksDB users expect.
+struct Options : public DBOptions, public ColumnFamilyOptions {
+  Options() = default;
+  Options(const DBOptions& db, const ColumnFamilyOptions& family)
+      : DBOptions(db), ColumnFamilyOptions(family) {}
 };
 
 struct ReadOptions {

@@ -78,9 +78,12 @@ Setter Field(Group OpenOptions::*group, T Group::*member) {
   };
 }
 
-template <typename T>
-Setter Opt(T sluice::Options::*member) {
-  return Field(&OpenOptions::options, member);
+// member: a field of Options or of one of its bases (DBOptions, ColumnFamilyOptions).
+template <typename C, typename T>
+Setter Opt(T C::*member) {
+  static_assert(std::is_base_of_v<C, sluice::Options>);
+  T sluice::Options::*field = member;
+  return Field(&OpenOptions::options, field);
 }
 
 // A setter for a CompressionType field: "none" (or None), "snappy", "zstd" or "lz4".
