@@ -115,8 +115,8 @@ Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& upda
 
 Status DBImpl::ValidateBatch(WriteBatch* batch) const {
   size_t max_key = 0, max_value = 0;
-  WriteBatchInternal::MaxSizes(batch, &max_key, &max_value);
-  return ValidateSizes(max_key, max_value);
+  Status s = WriteBatchInternal::CheckUpdates(batch, &max_key, &max_value);
+  return s.ok() ? ValidateSizes(max_key, max_value) : s;
 }
 
 Status DBImpl::ValidateSizes(size_t max_key, size_t max_value) const {
@@ -137,8 +137,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* batch) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
   if (batch == nullptr || batch->Count() == 0) return Status::OK();
-  Status s = WriteBatchInternal::ValidateRanges(batch);
-  if (s.ok()) s = ValidateBatch(batch);
+  Status s = ValidateBatch(batch);
   if (!s.ok()) return s;
   return WriteImpl(options, batch);
 }
@@ -376,11 +375,11 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
     if (w->key_tag != SequenceOracle::kAnyKey) {
       write_stamps_.Bump(w->key_tag);
     } else {
-      WriteBatchInternal::ForEachKey(
+      const bool range = WriteBatchInternal::ForEachKey(
           batch, [&](const Slice& k) { write_stamps_.Bump(SequenceOracle::KeyTag(k)); });
       // A range deletion touches keys it cannot name: every read-modify-write in flight must
       // see a conflict.
-      if (WriteBatchInternal::HasRangeDeletion(batch)) write_stamps_.BumpAll();
+      if (range) write_stamps_.BumpAll();
     }
   }
   oracle_.Release(w->slot, w->multi);

@@ -214,30 +214,17 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
   return Status::OK();
 }
 
-void WriteBatchInternal::ForEachKey(const WriteBatch* b,
+bool WriteBatchInternal::ForEachKey(const WriteBatch* b,
                                     const std::function<void(const Slice&)>& fn) {
+  bool range = false;
   ForEachUpdate(b->rep_, [&](const Update& u) {
-    if (u.type != kTypeRangeDeletion) fn(u.key);
-  });
-}
-
-bool WriteBatchInternal::HasRangeDeletion(const WriteBatch* b) {
-  bool found = false;
-  ForEachUpdate(b->rep_, [&](const Update& u) { found |= u.type == kTypeRangeDeletion; });
-  return found;
-}
-
-Status WriteBatchInternal::ValidateRanges(const WriteBatch* b) {
-  Status s;
-  uint32_t index = 0;
-  ForEachUpdate(b->rep_, [&](const Update& u) {
-    if (s.ok() && u.type == kTypeRangeDeletion && u.key.compare(u.value) > 0) {
-      s = Status::InvalidArgument("DeleteRange: begin is after end in update " +
-                                  std::to_string(index) + " of the batch");
+    if (u.type == kTypeRangeDeletion) {
+      range = true;
+    } else {
+      fn(u.key);
     }
-    index++;
   });
-  return s;
+  return range;
 }
 
 bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
@@ -248,17 +235,25 @@ bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
   return GetLengthPrefixedSlice(&input, key);
 }
 
-void WriteBatchInternal::MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value) {
+Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value) {
   *max_key = 0;
   *max_value = 0;
+  Status s;
+  uint32_t index = 0;
   ForEachUpdate(b->rep_, [&](const Update& u) {
     *max_key = std::max(*max_key, u.key.size());
     if (u.type == kTypeRangeDeletion) {
       *max_key = std::max(*max_key, u.value.size());  // the range's end is a key
+      if (s.ok() && u.key.compare(u.value) > 0) {
+        s = Status::InvalidArgument("DeleteRange: begin is after end in update " +
+                                    std::to_string(index) + " of the batch");
+      }
     } else {
       *max_value = std::max(*max_value, u.value.size());
     }
+    index++;
   });
+  return s;
 }
 
 }  // namespace sluice

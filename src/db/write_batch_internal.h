@@ -47,19 +47,15 @@ class WriteBatchInternal {
   static Status InsertInto(const WriteBatch* b, MemoryComponent* mem);
 
   // Calls fn(key) for every point update (a key updated twice is passed twice); range
-  // deletions are not passed.
-  static void ForEachKey(const WriteBatch* b, const std::function<void(const Slice&)>& fn);
-
-  // True if the batch holds a range deletion.
-  static bool HasRangeDeletion(const WriteBatch* b);
-  // InvalidArgument if a range deletion's begin is after its end.
-  static Status ValidateRanges(const WriteBatch* b);
+  // deletions are not passed. Returns whether the batch holds one.
+  static bool ForEachKey(const WriteBatch* b, const std::function<void(const Slice&)>& fn);
 
   // The key of a batch of exactly one point update (false for other batches).
   static bool SingleKey(const WriteBatch* b, Slice* key);
 
-  // Largest key and value sizes in the batch (for validation).
-  static void MaxSizes(const WriteBatch* b, size_t* max_key, size_t* max_value);
+  // Largest key and value sizes in the batch (a range's ends count as keys), and
+  // InvalidArgument if a range deletion's begin is after its end (for validation, one pass).
+  static Status CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value);
 };
 
 }  // namespace sluice
