@@ -61,10 +61,10 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
                                  std::vector<std::shared_ptr<LoggedComponent>> imms,
                                  std::shared_ptr<const Version> version) {
   assert(mem != nullptr && version != nullptr);
-  // Components newest first, each bound to a newer WAL than the ones after it.
+  // Components newest first, each started on a newer WAL file than the ones after it.
   for (size_t i = 0; i < imms.size(); i++) {
     assert(imms[i] != nullptr);
-    assert(imms[i]->log_number < (i == 0 ? mem : imms[i - 1])->log_number);
+    assert(imms[i]->first_log_number < (i == 0 ? mem : imms[i - 1])->first_log_number);
   }
   // The stall policy looks at every new tree (the pending bytes change only with the Version,
   // but an install is rare enough to recompute them: a few hundred files summed).
@@ -86,6 +86,28 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
   // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
   SuperVersion* old = super_version_.exchange(fresh, std::memory_order_acq_rel);
   if (old != nullptr) epoch::RetireDelete(old);
+}
+
+void DBImpl::InstallWalSet(std::shared_ptr<WalFile> current,
+                           std::vector<std::shared_ptr<WalFile>> older) {
+  assert(current != nullptr);
+  auto* fresh = new WalSet{std::move(current), std::move(older)};
+  // acq_rel: writers that acquire the pointer see the fully built set.
+  WalSet* old = wal_set_.exchange(fresh, std::memory_order_acq_rel);
+  if (old != nullptr) epoch::RetireDelete(old);
+}
+
+void DBImpl::DropObsoleteWals() {
+  const WalSet* wals = CurrentWalSet();
+  const uint64_t log_number = versions_->LogNumber();
+  if (wals->older.empty() || wals->older.front()->number >= log_number) return;
+  std::vector<std::shared_ptr<WalFile>> older;
+  for (const auto& f : wals->older) {
+    if (f->number >= log_number) older.push_back(f);
+  }
+  // The files dropped close when the last writer that may still sync them lets go (the retired
+  // set, at the end of the epoch sections that read it).
+  InstallWalSet(wals->current, std::move(older));
 }
 
 void DBImpl::SetBackgroundError(const Status& s) {
@@ -191,16 +213,9 @@ Status DBImpl::FlushOldestImmutable() {
   const CompressionType compression = backlog ? options_.compression : options_.level0_compression;
   mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
-  // every epoch section that might be one of them.
+  // every epoch section that might be one of them. (Its WAL files stay in the WalSet until the
+  // SST is installed, so a synced write meanwhile still syncs them.)
   epoch::Synchronize();
-  // Sync before closing: a later sync=true write promises that every earlier write is durable,
-  // and until the SST is installed this WAL is where the component's writes live.
-  Status log_status = imm->log->Sync();
-  if (log_status.ok()) log_status = imm->log->Close();
-  if (!log_status.ok()) {
-    Log(info_log_.get(), "closing WAL {} failed (its data is being flushed): {}",
-        imm->log->file_name(), log_status.ToString());
-  }
   VersionEdit edit;
   uint64_t bytes = 0;
   Status s = WriteLevel0Table(imm->component.get(), compression, &edit, &bytes);
@@ -212,12 +227,13 @@ Status DBImpl::FlushOldestImmutable() {
   assert(!imms.empty() && imms.back() == imm);
   imms.pop_back();  // imm: only this thread removes immutable components
   // WAL files older than the oldest component still in memory hold nothing unflushed.
-  edit.SetLogNumber(imms.empty() ? sv->mem->log_number : imms.back()->log_number);
+  edit.SetLogNumber(imms.empty() ? sv->mem->first_log_number : imms.back()->first_log_number);
   versions_->SetLastSequence(oracle_.LastSequence());
   s = versions_->LogAndApply(&edit);
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.installed");
   InstallSuperVersion(sv->mem, std::move(imms), versions_->current());
+  DropObsoleteWals();
   flushes_completed_++;
   DeleteObsoleteFiles();
   return Status::OK();

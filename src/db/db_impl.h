@@ -31,6 +31,7 @@
 #include "db/sequence_oracle.h"
 #include "db/snapshot_list.h"
 #include "db/super_version.h"
+#include "db/wal_set.h"
 #include "db/write_controller.h"
 #include "db/write_stamps.h"
 #include "memory/memory_component_factory.h"
@@ -126,7 +127,10 @@ class DBImpl final : public DB {
   Status WriteLevel0Table(MemoryComponent* mem, CompressionType compression, VersionEdit* edit,
                           uint64_t* bytes);
   Status CheckVersionFiles() EXCLUDES(mutex_);
-  Status NewLoggedComponent(std::shared_ptr<LoggedComponent>* result);
+  // A new mutable component whose writes are logged from WAL file first_log on.
+  Status NewLoggedComponent(uint64_t first_log, std::shared_ptr<LoggedComponent>* result);
+  // A new, empty WAL file.
+  Status NewWalFile(std::shared_ptr<WalFile>* result);
   // versions_->NewFileNumber(), which any thread may call without mutex_ (it is atomic).
   uint64_t NewFileNumber() NO_THREAD_SAFETY_ANALYSIS;
   // The options every flush and compaction of this DB writes SST files with.
@@ -152,7 +156,8 @@ class DBImpl final : public DB {
   // A write that holds an Active slot, its sequence number and its WAL reservation, inside the
   // epoch section that pins the SuperVersion it reserved on.
   struct ReservedWrite {
-    epoch::Guard section{epoch::kNoSection};  // pins sv until the write is complete
+    epoch::Guard section{epoch::kNoSection};  // pins wals and sv until the write is complete
+    WalSet* wals = nullptr;                   // the WAL files when it reserved (on wals->current)
     SuperVersion* sv = nullptr;               // the SuperVersion whose mutable component it is on
     int slot = -1;
     bool multi = false;
@@ -161,21 +166,21 @@ class DBImpl final : public DB {
     SequenceNumber seq = 0;
     log::Writer::Reservation reservation;
   };
-  // Enters an epoch section and reserves batch on the current mutable component. On OK with
-  // *retry false, w holds the section, w->sv and the reservation: the caller must CompleteWrite
-  // (the section ends with w, or with w->section.Leave()). *retry true: the component was full
-  // (switched) or sealed (the switch awaited); nothing is held, start over. An error: nothing
-  // is held.
-  // First the stall policy (write_controller_): a stopped write waits (WaitForRoom) and asks
-  // for a retry; a delayed one sleeps its share of the paced rate, once (*delayed: whether this
-  // write was delayed already).
+  // Enters an epoch section and reserves batch on the current WAL file, for the current mutable
+  // component. On OK with
+  // *retry false, w holds the section, w->wals, w->sv and the reservation: the caller must
+  // CompleteWrite (the section ends with w, or with w->section.Leave()). *retry true: the component
+  // was full (switched) or sealed (the switch awaited); nothing is held, start over. An error:
+  // nothing is held. First the stall policy (write_controller_): a stopped write waits
+  // (WaitForRoom) and asks for a retry; a delayed one sleeps its share of the paced rate, once
+  // (*delayed: whether this write was delayed already).
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
                           bool* retry, bool* delayed);
-  // Claims a slot, reserves batch's record on mem's log and takes the sequence number (set in
+  // Claims a slot, reserves batch's record on wal and takes the sequence number (set in
   // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
   // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
-  // section that pins mem.
-  Status ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
+  // section that pins wal.
+  Status ReserveWrite(const WriteOptions& options, WalFile* wal, WriteBatch* batch,
                       ReservedWrite* w);
   // Commits the reserved record (syncing as asked) and applies the batch to w->sv->mem unless
   // it is marked aborted, bumping the write stamps of its keys; releases the slot. REQUIRES: w
@@ -270,6 +275,14 @@ class DBImpl final : public DB {
   void InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
                            std::vector<std::shared_ptr<LoggedComponent>> imms,
                            std::shared_ptr<const Version> version) REQUIRES(mutex_);
+  // Publishes a new WalSet (see wal_set.h for the order of installs at a switch).
+  void InstallWalSet(std::shared_ptr<WalFile> current, std::vector<std::shared_ptr<WalFile>> older)
+      REQUIRES(mutex_);
+  // Drops the older WAL files that no family needs any more (below VersionSet::LogNumber()).
+  void DropObsoleteWals() REQUIRES(mutex_);
+  WalSet* CurrentWalSet() const REQUIRES(mutex_) {
+    return wal_set_.load(std::memory_order_acquire);
+  }
   // The current SuperVersion. REQUIRES mutex_: no install can retire it meanwhile.
   SuperVersion* CurrentSuperVersion() const REQUIRES(mutex_) {
     return super_version_.load(std::memory_order_acquire);
@@ -298,6 +311,8 @@ class DBImpl final : public DB {
 
   // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.
   std::atomic<SuperVersion*> super_version_{nullptr};
+  // The WAL files (wal_set.h); retired like SuperVersions. Never null while open.
+  std::atomic<WalSet*> wal_set_{nullptr};
 
   Mutex mutex_;
   CondVar bg_cv_{&mutex_};  // background work, flush and stall waiters

@@ -224,10 +224,12 @@ Status DBImpl::Open() {
   if (!s.ok()) return s;
   oracle_.AdvanceTo(max_sequence);
 
+  std::shared_ptr<WalFile> wal;
   std::shared_ptr<LoggedComponent> mem;
-  s = NewLoggedComponent(&mem);
+  s = NewWalFile(&wal);
+  if (s.ok()) s = NewLoggedComponent(wal->number, &mem);
   if (!s.ok()) return s;
-  edit.SetLogNumber(mem->log_number);
+  edit.SetLogNumber(wal->number);
   {
     MutexLock l(&mutex_);
     versions_->SetLastSequence(max_sequence);
@@ -236,6 +238,7 @@ Status DBImpl::Open() {
     // names this WAL (see VersionSet::LogAndApply). The next open replays and deletes it.
     if (!s.ok()) return s;
     InstallSuperVersion(mem, {}, versions_->current());
+    InstallWalSet(std::move(wal), {});
   }
   RemoveObsoleteFilesOnOpen();
   file_registry_->SetListener([this] { WakeForObsoleteFiles(); });
@@ -487,17 +490,22 @@ MergeJobOptions DBImpl::NewMergeJobOptions() {
 // The analysis cannot tell this one method of the pt-guarded VersionSet from the others.
 uint64_t DBImpl::NewFileNumber() { return versions_->NewFileNumber(); }
 
-Status DBImpl::NewLoggedComponent(std::shared_ptr<LoggedComponent>* result) {
+Status DBImpl::NewLoggedComponent(uint64_t first_log, std::shared_ptr<LoggedComponent>* result) {
   std::unique_ptr<MemoryComponent> rep;
   Status s = component_factory_->NewComponent(ComponentContext(), &rep);
   if (!s.ok()) return s;
+  *result = std::make_shared<LoggedComponent>(std::move(rep), first_log);
+  return Status::OK();
+}
+
+Status DBImpl::NewWalFile(std::shared_ptr<WalFile>* result) {
   const uint64_t number = NewFileNumber();
   const std::string fname = LogFileName(dbname_, number);
   std::unique_ptr<WritableFile> file;
-  s = env_->NewWritableFile(fname, &file);
+  Status s = env_->NewWritableFile(fname, &file);
   if (!s.ok()) return s;
-  *result = std::make_shared<LoggedComponent>(
-      std::move(rep), std::make_unique<log::Writer>(std::move(file), fname), number);
+  *result =
+      std::make_shared<WalFile>(std::make_unique<log::Writer>(std::move(file), fname), number);
   return Status::OK();
 }
 
@@ -549,10 +557,14 @@ Status DBImpl::Close() {
   }
   StopBackgroundThreads();
   SuperVersion* sv = super_version_.exchange(nullptr, std::memory_order_acq_rel);
-  if (sv != nullptr) {
-    // Make every acknowledged write durable, even those written with sync=false.
-    Status s = sv->mem->log->Sync();
-    if (s.ok()) s = sv->mem->log->Close();
+  WalSet* wals = wal_set_.exchange(nullptr, std::memory_order_acq_rel);
+  if (wals != nullptr) {
+    // Make every acknowledged write durable, even those written with sync=false: in the
+    // current WAL file, and in older ones whose components are not flushed yet.
+    Status s;
+    for (size_t i = 0; s.ok() && i < wals->older.size(); i++) s = wals->older[i]->log->Sync();
+    if (s.ok()) s = wals->current->log->Sync();
+    if (s.ok()) s = wals->current->log->Close();
     if (!s.ok() && result.ok() && BackgroundError().ok()) result = s;
   }
   // Files that became obsolete since the background threads last deleted some (an iterator let
@@ -567,6 +579,7 @@ Status DBImpl::Close() {
   // The versions and components going away now still name live files: keep them.
   file_registry_->Disable();
   if (sv != nullptr) epoch::RetireDelete(sv);
+  if (wals != nullptr) epoch::RetireDelete(wals);
   epoch::DrainAll();
   {
     MutexLock l(&mutex_);

@@ -230,6 +230,9 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   // One epoch section (one full fence) per write: the stall policy is consulted in the
   // section that pins the component, and the write leaves it only to wait.
   epoch::Guard section;
+  // The WalSet first, then the SuperVersion (the order wal_set.h relies on: a switch installs
+  // them the other way round).
+  WalSet* wals = wal_set_.load(std::memory_order_acquire);
   SuperVersion* sv = super_version_.load(std::memory_order_acquire);
   const WriteController::State stall = write_controller_.state();
   if (stall == WriteController::State::kStopped ||
@@ -249,7 +252,7 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   }
   // The component's first cache miss starts now and overlaps the sequence number's.
   if (w->single != nullptr) sv->mem->component->PrefetchForAdd(w->single->key);
-  Status s = ReserveWrite(options, sv->mem.get(), batch, w);
+  Status s = ReserveWrite(options, wals->current.get(), batch, w);
   if (!s.ok()) {
     section.Leave();
     if (!s.IsBusy()) return s;
@@ -258,14 +261,15 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
     *retry = true;
     return Status::OK();
   }
+  w->wals = wals;
   w->sv = sv;
   w->section = std::move(section);
   return s;
 }
 
-Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, WriteBatch* batch,
+Status DBImpl::ReserveWrite(const WriteOptions& options, WalFile* wal, WriteBatch* batch,
                             ReservedWrite* w) {
-  assert(epoch::InSection());          // pins mem
+  assert(epoch::InSection());          // pins wal
   assert(w->slot < 0 && w->seq == 0);  // nothing reserved yet
   assert(WriteBatchInternal::Count(batch) > 0);
   w->multi = WriteBatchInternal::Count(batch) > 1;
@@ -306,15 +310,15 @@ Status DBImpl::ReserveWrite(const WriteOptions& options, LoggedComponent* mem, W
     // numbers are published when a fence or a batch wait scans Active is kept by
     // SequenceOracle, which waits for slots claimed but not yet published.)
     w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag);
-    const bool sealed = mem->log->sealed();
+    const bool sealed = wal->log->sealed();
     if (sealed || w->seq > kMaxSequenceNumber - kSequenceMargin) {
       oracle_.Release(w->slot, w->multi);
       w->seq = 0;
-      return sealed ? Status::Busy(mem->log->file_name(), "log is sealed") : exhausted();
+      return sealed ? Status::Busy(wal->log->file_name(), "log is sealed") : exhausted();
     }
   } else {
     auto assign = [&] { w->seq = oracle_.AssignSequence(w->slot, w->multi, w->key_tag); };
-    s = mem->log->Reserve(WriteBatchInternal::ByteSize(batch), assign, &w->reservation);
+    s = wal->log->Reserve(WriteBatchInternal::ByteSize(batch), assign, &w->reservation);
     if (!s.ok()) {
       oracle_.Release(w->slot, /*multi_entry=*/false);  // no sequence number was published
       return s;
@@ -340,17 +344,19 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
       mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
     }
   } else {
-    // A synced write makes every earlier write durable, including those in the WAL files of
-    // components switched out but not flushed yet (usually synced already: no I/O then).
-    // They are synced first, so no power loss keeps this record but loses an older one.
+    // A synced write makes every earlier write durable, including those in older WAL files
+    // that still hold writes of components not flushed yet (usually synced already: no I/O
+    // then). They are synced first, oldest first, so no power loss keeps this record but loses
+    // an older one.
+    const WalSet* wals = w->wals;
     Status older;
-    for (size_t i = sv->imms.size(); older.ok() && sync && i-- > 0;) {
-      older = sv->imms[i]->log->Sync();
+    for (size_t i = 0; older.ok() && sync && i < wals->older.size(); i++) {
+      older = wals->older[i]->log->Sync();
     }
     // Commit even if that failed: a reserved range must be filled, or every later writer of
     // this log would wait for it forever.
-    Status s =
-        mem->log->Commit(w->reservation, WriteBatchInternal::Contents(batch), sync && older.ok());
+    Status s = wals->current->log->Commit(w->reservation, WriteBatchInternal::Contents(batch),
+                                          sync && older.ok());
     if (s.ok()) s = older;
     if (!s.ok()) {
       oracle_.Release(w->slot, w->multi);
@@ -390,20 +396,20 @@ Status DBImpl::SyncWAL() {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
-  // A completed write's record was handed to the OS in the log of the component that was
-  // mutable then: the current one, or one switched out since and still in imms (one flushed and
-  // gone from the SuperVersion is in a synced SST). Oldest first, as a synced write does.
-  // The components are pinned, so the fdatasyncs run outside the epoch section (which would
-  // hold up reclamation and flushes meanwhile).
-  std::vector<std::shared_ptr<LoggedComponent>> components;
+  // A completed write's record was handed to the OS in the WAL file that was current then: the
+  // current one, or one switched out since and still in the set (one dropped from it holds
+  // only writes that are in synced SST files). Oldest first, as a synced write does. The files
+  // are pinned, so the fdatasyncs run outside the epoch section (which would hold up
+  // reclamation and flushes meanwhile).
+  std::vector<std::shared_ptr<WalFile>> files;
   {
     epoch::Guard guard;
-    SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-    components.assign(sv->imms.rbegin(), sv->imms.rend());  // oldest first
-    components.push_back(sv->mem);
+    const WalSet* wals = wal_set_.load(std::memory_order_acquire);
+    files = wals->older;
+    files.push_back(wals->current);
   }
   Status s;
-  for (size_t i = 0; s.ok() && i < components.size(); i++) s = components[i]->log->Sync();
+  for (size_t i = 0; s.ok() && i < files.size(); i++) s = files[i]->log->Sync();
   if (!s.ok()) {
     MutexLock l(&mutex_);
     SetBackgroundError(s);
@@ -414,6 +420,7 @@ Status DBImpl::SyncWAL() {
 Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   MutexLock switch_lock(&switch_mu_);
   std::shared_ptr<LoggedComponent> old;
+  std::shared_ptr<WalFile> old_wal;  // switch_mu_ keeps it current until the install below
   {
     MutexLock l(&mutex_);
     SuperVersion* sv = CurrentSuperVersion();
@@ -431,11 +438,14 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
       if (!s.ok()) return s;
     }
     old = CurrentSuperVersion()->mem;
+    old_wal = CurrentWalSet()->current;
   }
-  // Create the next component and its WAL outside mutex_ (file creation is I/O). Writers that
+  // Create the next WAL file and component outside mutex_ (file creation is I/O). Writers that
   // did not notice the old component is full keep writing to it meanwhile.
+  std::shared_ptr<WalFile> fresh_wal;
   std::shared_ptr<LoggedComponent> fresh;
-  Status s = NewLoggedComponent(&fresh);
+  Status s = NewWalFile(&fresh_wal);
+  if (s.ok()) s = NewLoggedComponent(fresh_wal->number, &fresh);
   if (!s.ok()) {
     MutexLock l(&mutex_);
     SetBackgroundError(s);
@@ -443,14 +453,18 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   }
   // From here on no writer reserves on the old log: its sequence numbers are all smaller than
   // any the new component will see.
-  old->log->Seal();
+  old_wal->log->Seal();
   MutexLock l(&mutex_);
   SuperVersion* sv = CurrentSuperVersion();
   std::vector<std::shared_ptr<LoggedComponent>> imms;
   imms.reserve(sv->imms.size() + 1);
   imms.push_back(old);
   imms.insert(imms.end(), sv->imms.begin(), sv->imms.end());
+  // The SuperVersion first, then the WalSet (see wal_set.h).
   InstallSuperVersion(fresh, std::move(imms), sv->version);
+  std::vector<std::shared_ptr<WalFile>> older = CurrentWalSet()->older;
+  older.push_back(std::move(old_wal));
+  InstallWalSet(std::move(fresh_wal), std::move(older));
   bg_cv_.SignalAll();
   return Status::OK();
 }

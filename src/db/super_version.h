@@ -1,12 +1,12 @@
-// db/super_version.h — what readers see together: each memory component bound to the WAL file
-// that logs its writes (LoggedComponent), and the SuperVersion (the mutable component, the
-// immutable ones waiting for flush, and the SST version).
+// db/super_version.h — what readers see together: each memory component with the number of
+// the first WAL file that may log its writes (LoggedComponent), and the SuperVersion (the
+// mutable component, the immutable ones waiting for flush, and the SST version).
 //
 // Invariants:
-//   * Every write logged in WAL file `log_number` is in this memory component, and only there
-//     (the switch seals the old log before the new component receives writes, and a writer's
-//     sequence number is taken inside its log reservation). So once the component is flushed,
-//     its WAL file holds nothing SST files do not.
+//   * A component's writes are logged in WAL files numbered first_log_number and up (the WAL
+//     current when it became mutable, and the later ones until it is switched out: the switch
+//     starts a new WAL file too, see wal_set.h). So once the component is flushed, the files
+//     below its successor's first_log_number hold nothing of its family that SST files do not.
 //   * Sequence numbers in a newer component are all larger than in an older one.
 //   * A SuperVersion is immutable. The DB publishes the current one through an atomic pointer
 //     and retires replaced ones through epoch reclamation (util/epoch.h): a reader inside an
@@ -23,19 +23,15 @@
 
 #include "memory/memory_component.h"
 #include "version/version.h"
-#include "wal/log_writer.h"
 
 namespace sluice {
 
 struct LoggedComponent {
-  LoggedComponent(std::unique_ptr<MemoryComponent> c, std::unique_ptr<log::Writer> l,
-                  uint64_t number)
-      : component(std::move(c)), log(std::move(l)), log_number(number) {}
+  LoggedComponent(std::unique_ptr<MemoryComponent> c, uint64_t first_log)
+      : component(std::move(c)), first_log_number(first_log) {}
 
   const std::unique_ptr<MemoryComponent> component;
-  // Null for components built during recovery (their data is already in WAL files).
-  std::unique_ptr<log::Writer> log;
-  const uint64_t log_number;
+  const uint64_t first_log_number;
   // Set by a write with disable_wal: the component holds data no WAL has.
   std::atomic<bool> has_unlogged_writes{false};
 };
