@@ -22,6 +22,12 @@ enum Tag : uint32_t {
   // kNewFile followed by varint64 num_range_deletions: written for files that hold range
   // tombstones (others keep kNewFile, so MANIFESTs without range deletions read as before).
   kNewFileWithRangeDeletions = 8,
+  // Column families: the edit applies to family varint32 id (absent: the default family, 0);
+  // creates it with the length-prefixed name; drops it; the largest id ever given out.
+  kColumnFamily = 9,
+  kColumnFamilyAdd = 10,
+  kColumnFamilyDrop = 11,
+  kMaxColumnFamily = 12,
 };
 
 constexpr int kMaxLevels = 64;
@@ -56,6 +62,19 @@ void VersionEdit::EncodeTo(std::string* dst) const {
   if (has_comparator_) {
     PutVarint32(dst, kComparator);
     PutLengthPrefixedSlice(dst, comparator_);
+  }
+  if (column_family_ != 0) {
+    PutVarint32(dst, kColumnFamily);
+    PutVarint32(dst, column_family_);
+  }
+  if (is_column_family_add_) {
+    PutVarint32(dst, kColumnFamilyAdd);
+    PutLengthPrefixedSlice(dst, column_family_name_);
+  }
+  if (is_column_family_drop_) PutVarint32(dst, kColumnFamilyDrop);
+  if (has_max_column_family_) {
+    PutVarint32(dst, kMaxColumnFamily);
+    PutVarint32(dst, max_column_family_);
   }
   if (has_log_number_) {
     PutVarint32(dst, kLogNumber);
@@ -111,6 +130,27 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
         }
         break;
       }
+      case kColumnFamily:
+        if (!GetVarint32(&input, &column_family_)) msg = "column family id";
+        break;
+      case kColumnFamilyAdd: {
+        Slice str;
+        if (GetLengthPrefixedSlice(&input, &str) && !str.empty()) {
+          column_family_name_ = str.ToString();
+          is_column_family_add_ = true;
+        } else {
+          msg = "column family name";
+        }
+        break;
+      }
+      case kColumnFamilyDrop: is_column_family_drop_ = true; break;
+      case kMaxColumnFamily:
+        if (GetVarint32(&input, &max_column_family_)) {
+          has_max_column_family_ = true;
+        } else {
+          msg = "max column family";
+        }
+        break;
       case kLogNumber:
         if (GetFileNumber(&input, &log_number_)) {
           has_log_number_ = true;
@@ -173,6 +213,9 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
     }
   }
   if (msg == nullptr && !input.empty()) msg = "invalid tag";
+  if (msg == nullptr && is_column_family_add_ && is_column_family_drop_) {
+    msg = "column family both added and dropped";
+  }
   if (msg != nullptr) return Status::Corruption("VersionEdit", msg);
   return Status::OK();
 }
@@ -180,6 +223,10 @@ Status VersionEdit::DecodeFrom(const Slice& src) {
 std::string VersionEdit::DebugString() const {
   std::string r = "VersionEdit {";
   if (has_comparator_) r += fmt::format("\n  Comparator: {}", comparator_);
+  if (column_family_ != 0) r += fmt::format("\n  ColumnFamily: {}", column_family_);
+  if (is_column_family_add_) r += fmt::format("\n  ColumnFamilyAdd: {}", column_family_name_);
+  if (is_column_family_drop_) r += "\n  ColumnFamilyDrop";
+  if (has_max_column_family_) r += fmt::format("\n  MaxColumnFamily: {}", max_column_family_);
   if (has_log_number_) r += fmt::format("\n  LogNumber: {}", log_number_);
   if (has_next_file_number_) r += fmt::format("\n  NextFile: {}", next_file_number_);
   if (has_last_sequence_) r += fmt::format("\n  LastSeq: {}", last_sequence_);

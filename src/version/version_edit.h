@@ -1,6 +1,8 @@
-// version/version_edit.h — a change to the set of SST files (files added and removed per level)
-// plus the counters that must survive a restart. The MANIFEST is a log of encoded edits;
-// replaying them in order rebuilds the current version.
+// version/version_edit.h — a change to the set of SST files of one column family (files added
+// and removed per level, its log number), or the creation or drop of a column family, plus the
+// counters that must survive a restart. The MANIFEST is a log of encoded edits; replaying them
+// in order rebuilds every family's current version. An edit without a column-family tag is the
+// default family's (id 0), so MANIFESTs written before column families read unchanged.
 //
 // Encoding: a sequence of (varint32 tag, fields) pairs, tags below. Unknown tags are an error
 // (Corruption), so a newer format is never misread.
@@ -28,7 +30,29 @@ class VersionEdit {
     has_comparator_ = true;
     comparator_ = name.ToString();
   }
-  // WAL files with a number below this hold nothing that is not in SST files.
+  bool has_comparator() const { return has_comparator_; }
+  const std::string& comparator_name() const { return comparator_; }
+  // The column family the edit applies to (0, the default, unless set).
+  void SetColumnFamily(uint32_t id) { column_family_ = id; }
+  uint32_t column_family() const { return column_family_; }
+  // Creates column family `name` (its id: SetColumnFamily). Its files and log number may come
+  // in the same edit.
+  void AddColumnFamily(const std::string& name) {
+    is_column_family_add_ = true;
+    column_family_name_ = name;
+  }
+  // Drops the column family (SetColumnFamily): its files are no longer part of the database.
+  void DropColumnFamily() { is_column_family_drop_ = true; }
+  bool is_column_family_add() const { return is_column_family_add_; }
+  bool is_column_family_drop() const { return is_column_family_drop_; }
+  const std::string& column_family_name() const { return column_family_name_; }
+  // The largest column family id ever given out (ids are never reused).
+  void SetMaxColumnFamily(uint32_t id) {
+    has_max_column_family_ = true;
+    max_column_family_ = id;
+  }
+  // WAL files with a number below this hold nothing of the edit's column family that is not in
+  // its SST files.
   void SetLogNumber(uint64_t num) {
     has_log_number_ = true;
     log_number_ = num;
@@ -60,6 +84,12 @@ class VersionEdit {
   friend class VersionBuilder;
 
   std::string comparator_;
+  uint32_t column_family_ = 0;
+  bool is_column_family_add_ = false;
+  bool is_column_family_drop_ = false;
+  std::string column_family_name_;
+  bool has_max_column_family_ = false;
+  uint32_t max_column_family_ = 0;
   uint64_t log_number_ = 0;
   uint64_t next_file_number_ = 0;
   SequenceNumber last_sequence_ = 0;

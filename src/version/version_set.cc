@@ -4,7 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cassert>
+
 #include "base/filename.h"
+#include "sluice/db.h"
 #include "version/version_builder.h"
 #include "wal/log_reader.h"
 
@@ -45,12 +49,30 @@ VersionSet::VersionSet(std::string dbname, const Options& options,
     : dbname_(std::move(dbname)),
       options_(options),
       env_(options.env),
-      registry_(std::move(registry)),
-      picker_(options),
-      current_(std::make_shared<Version>(options.num_levels)),
-      compact_pointers_(static_cast<size_t>(options.num_levels)) {}
+      registry_(std::move(registry)) {
+  families_[0] = std::make_unique<FamilyVersions>(0, kDefaultColumnFamilyName, options_);
+}
 
 VersionSet::~VersionSet() = default;
+
+FamilyVersions* VersionSet::family(uint32_t id) const {
+  auto it = families_.find(id);
+  return it == families_.end() ? nullptr : it->second.get();
+}
+
+uint64_t VersionSet::LogNumber() const {
+  uint64_t n = UINT64_MAX;
+  for (const auto& [id, f] : families_) n = std::min(n, f->log_number);
+  return n;
+}
+
+std::string FamilyVersions::LevelSummary() const {
+  std::string r = "files[";
+  for (int level = 0; level < current->num_levels(); level++) {
+    r += fmt::format(" {}", current->NumFiles(level));
+  }
+  return r + " ]";
+}
 
 void VersionSet::MarkFileNumberUsed(uint64_t number) {
   uint64_t cur = next_file_number_.load(std::memory_order_relaxed);
@@ -81,7 +103,7 @@ Status WriteSingleEditManifest(Env* env, const std::string& dbname, uint64_t num
 }
 
 Status VersionSet::CreateNew() {
-  VersionEdit edit;
+  VersionEdit edit;  // the default family's
   edit.SetComparatorName(DefaultInternalKeyComparator()->user_comparator()->Name());
   edit.SetLogNumber(0);
   edit.SetNextFile(2);
@@ -89,27 +111,25 @@ Status VersionSet::CreateNew() {
   return WriteSingleEditManifest(env_, dbname_, 1, edit);
 }
 
-Status VersionSet::Recover(std::string* report) {
-  std::string manifest;
-  uint64_t number = 0;
-  Status s = ReadCurrentFile(env_, dbname_, &manifest, &number);
-  if (!s.ok()) return s;
+namespace {
 
+// Reads the MANIFEST CURRENT names, handing every edit to `apply` in order. See the file
+// comment of version_set.h for what is damage and what is tolerated (added to *report).
+Status ReadManifest(Env* env, const std::string& dbname,
+                    const std::function<Status(const VersionEdit&)>& apply, std::string* manifest,
+                    uint64_t* number, std::string* report) {
+  Status s = ReadCurrentFile(env, dbname, manifest, number);
+  if (!s.ok()) return s;
   std::unique_ptr<SequentialFile> file;
-  s = env_->NewSequentialFile(manifest, &file);
+  s = env->NewSequentialFile(*manifest, &file);
   if (!s.ok()) {
     if (s.IsNotFound()) {
-      return Status::Corruption("CURRENT names a MANIFEST that does not exist", manifest);
+      return Status::Corruption("CURRENT names a MANIFEST that does not exist", *manifest);
     }
     return s;
   }
-
   ManifestProblems problems;
-  log::Reader reader(std::move(file), manifest, &problems);
-  VersionBuilder builder(*current_, registry_.get());
-  bool have_log = false, have_next = false, have_last = false;
-  uint64_t log_number = 0, next_file = 0;
-  SequenceNumber last_sequence = 0;
+  log::Reader reader(std::move(file), *manifest, &problems);
   size_t records = 0;
   Slice record;
   std::string scratch;
@@ -118,23 +138,127 @@ Status VersionSet::Recover(std::string* report) {
     records++;
     VersionEdit edit;
     s = edit.DecodeFrom(record);
-    if (s.ok() && edit.has_comparator_ &&
-        edit.comparator_ != DefaultInternalKeyComparator()->user_comparator()->Name()) {
-      s = Status::InvalidArgument(manifest,
-                                  "database was created with comparator " + edit.comparator_);
+    if (s.ok() && edit.has_comparator() &&
+        edit.comparator_name() != DefaultInternalKeyComparator()->user_comparator()->Name()) {
+      s = Status::InvalidArgument(*manifest,
+                                  "database was created with comparator " + edit.comparator_name());
     }
-    if (s.ok()) s = builder.Apply(edit);
+    if (s.ok()) s = apply(edit);
     if (!s.ok()) {
       if (s.IsCorruption()) {
         return Status::Corruption(
             fmt::format("{} (record at offset {})", s.message(), reader.LastRecordOffset()),
-            manifest);
+            *manifest);
       }
       return s;
     }
+  }
+  if (!problems.read_error.ok()) return problems.read_error;
+  if (!problems.middle.empty()) {
+    return Status::Corruption("damaged record in the middle of the MANIFEST: " + problems.middle);
+  }
+  if (records == 0) {
+    return Status::Corruption("MANIFEST holds no complete record (empty or truncated)", *manifest);
+  }
+  for (const std::string& p : problems.pending) {
+    *report += "ignored torn record at the end of the MANIFEST: " + p + "\n";
+  }
+  return Status::OK();
+}
+
+// Tracks which families exist while a MANIFEST is replayed: the default one from the start,
+// others from their add record to their drop record.
+Status TrackFamilies(const VersionEdit& edit, std::map<uint32_t, std::string>* names) {
+  const uint32_t id = edit.column_family();
+  if (edit.is_column_family_add()) {
+    if (id == 0 || names->count(id) > 0) return Status::Corruption("column family id reused");
+    for (const auto& [other, name] : *names) {
+      if (name == edit.column_family_name()) {
+        return Status::Corruption("two column families named " + name);
+      }
+    }
+    (*names)[id] = edit.column_family_name();
+    return Status::OK();
+  }
+  if (names->count(id) == 0) {
+    return Status::Corruption(fmt::format("edit of unknown column family {}", id));
+  }
+  if (edit.is_column_family_drop()) {
+    if (id == 0) return Status::Corruption("the default column family is dropped");
+    names->erase(id);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ListColumnFamiliesInManifest(Env* env, const std::string& dbname,
+                                    std::vector<std::string>* names) {
+  names->clear();
+  std::map<uint32_t, std::string> families{{0, kDefaultColumnFamilyName}};
+  std::string manifest, report;
+  uint64_t number = 0;
+  Status s = ReadManifest(
+      env, dbname, [&](const VersionEdit& edit) { return TrackFamilies(edit, &families); },
+      &manifest, &number, &report);
+  if (!s.ok()) return s;
+  for (const auto& [id, name] : families) names->push_back(name);
+  return Status::OK();
+}
+
+Status VersionSet::Recover(const FamilyOptionsLookup& lookup, std::string* report) {
+  // A family being rebuilt: its options (a stand-in if the caller did not name it: it is then
+  // reported, never opened), its edits applied to an empty version.
+  struct Rebuild {
+    Rebuild(std::string n, const Options* named, const Options& stand_in, FileRegistry* registry)
+        : name(std::move(n)),
+          options(named != nullptr ? *named : stand_in),
+          known(named != nullptr),
+          base(std::make_shared<Version>(options.num_levels)),
+          builder(*base, registry),
+          compact_pointers(static_cast<size_t>(options.num_levels)) {}
+    std::string name;
+    Options options;
+    bool known;
+    std::shared_ptr<Version> base;
+    VersionBuilder builder;
+    std::vector<std::string> compact_pointers;
+    uint64_t log_number = 0;
+    bool have_log = false;
+  };
+  Options stand_in = options_;
+  stand_in.num_levels = 64;  // any level a MANIFEST can hold
+  std::map<uint32_t, std::unique_ptr<Rebuild>> rebuilds;
+  auto add = [&](uint32_t id, const std::string& name) {
+    const Options* named = lookup(name);
+    if (named == nullptr && id == 0) named = &options_;
+    rebuilds[id] = std::make_unique<Rebuild>(name, named, stand_in, registry_.get());
+  };
+  add(0, kDefaultColumnFamilyName);
+  std::map<uint32_t, std::string> names{{0, kDefaultColumnFamilyName}};
+  bool have_next = false, have_last = false;
+  uint64_t next_file = 0;
+  SequenceNumber last_sequence = 0;
+  uint32_t max_column_family = 0;
+  auto apply = [&](const VersionEdit& edit) -> Status {
+    Status s = TrackFamilies(edit, &names);
+    if (!s.ok()) return s;
+    const uint32_t id = edit.column_family();
+    if (edit.is_column_family_add()) add(id, edit.column_family_name());
+    if (edit.is_column_family_drop()) {
+      rebuilds.erase(id);
+      return Status::OK();
+    }
+    max_column_family = std::max(max_column_family, id);
+    if (edit.has_max_column_family_) {
+      max_column_family = std::max(max_column_family, edit.max_column_family_);
+    }
+    Rebuild& r = *rebuilds.at(id);
+    s = r.builder.Apply(edit);
+    if (!s.ok()) return s;
     if (edit.has_log_number_) {
-      log_number = edit.log_number_;
-      have_log = true;
+      r.log_number = edit.log_number_;
+      r.have_log = true;
     }
     if (edit.has_next_file_number_) {
       next_file = edit.next_file_number_;
@@ -145,54 +269,78 @@ Status VersionSet::Recover(std::string* report) {
       have_last = true;
     }
     for (const auto& [level, key] : edit.compact_pointers_) {
-      if (level < options_.num_levels) {
-        compact_pointers_[static_cast<size_t>(level)] = key.Encode().ToString();
+      if (level < r.options.num_levels) {
+        r.compact_pointers[static_cast<size_t>(level)] = key.Encode().ToString();
       }
     }
-  }
-  if (!problems.read_error.ok()) return problems.read_error;
-  if (!problems.middle.empty()) {
-    return Status::Corruption("damaged record in the middle of the MANIFEST: " + problems.middle);
-  }
-  if (records == 0) {
-    return Status::Corruption("MANIFEST holds no complete record (empty or truncated)", manifest);
-  }
-  if (!have_log || !have_next || !have_last) {
+    return Status::OK();
+  };
+  std::string manifest;
+  uint64_t number = 0;
+  Status s = ReadManifest(env_, dbname_, apply, &manifest, &number, report);
+  if (!s.ok()) return s;
+  if (!rebuilds.at(0)->have_log || !have_next || !have_last) {
     return Status::Corruption("MANIFEST lacks the log number, next file number or last sequence",
                               manifest);
   }
-  for (const std::string& p : problems.pending) {
-    *report += "ignored torn record at the end of the MANIFEST: " + p + "\n";
+  std::string missing;
+  for (const auto& [id, r] : rebuilds) {
+    if (!r->known) missing += (missing.empty() ? "" : ", ") + r->name;
+  }
+  if (!missing.empty()) {
+    return Status::InvalidArgument(
+        dbname_,
+        "the database has column families that were not named when opening it: " + missing);
   }
 
-  std::shared_ptr<Version> v;
-  s = builder.Build(&v);
-  if (!s.ok()) return Status::Corruption(s.message(), manifest);
-  current_ = std::move(v);
+  std::map<uint32_t, std::unique_ptr<FamilyVersions>> families;
+  for (auto& [id, r] : rebuilds) {
+    std::shared_ptr<Version> v;
+    s = r->builder.Build(&v);
+    if (!s.ok()) return Status::Corruption(s.message(), manifest);
+    auto f = std::make_unique<FamilyVersions>(id, r->name, r->options);
+    f->current = std::move(v);
+    f->compact_pointers = std::move(r->compact_pointers);
+    f->log_number = r->log_number;
+    families[id] = std::move(f);
+  }
+  families_ = std::move(families);
+  max_column_family_ = max_column_family;
   manifest_file_number_ = number;
-  log_number_ = log_number;
   last_sequence_ = last_sequence;
   next_file_number_.store(next_file, std::memory_order_relaxed);
   MarkFileNumberUsed(number);
-  MarkFileNumberUsed(log_number);
+  for (const auto& [id, f] : families_) MarkFileNumberUsed(f->log_number);
   return Status::OK();
 }
 
 Status VersionSet::WriteSnapshot(log::Writer* writer) {
-  VersionEdit edit;
-  edit.SetComparatorName(DefaultInternalKeyComparator()->user_comparator()->Name());
-  for (int level = 0; level < options_.num_levels; level++) {
-    const std::string& pointer = compact_pointers_[static_cast<size_t>(level)];
-    if (!pointer.empty()) {
-      InternalKey key;
-      key.DecodeFrom(pointer);
-      edit.SetCompactPointer(level, key);
+  // One record per family: the default one's first, with the comparator.
+  for (const auto& [id, f] : families_) {
+    VersionEdit edit;
+    if (id == 0) {
+      edit.SetComparatorName(DefaultInternalKeyComparator()->user_comparator()->Name());
+      edit.SetMaxColumnFamily(max_column_family_);
+    } else {
+      edit.SetColumnFamily(id);
+      edit.AddColumnFamily(f->name);
     }
-    for (const auto& f : current_->files(level)) edit.AddFile(level, *f);
+    edit.SetLogNumber(f->log_number);
+    for (int level = 0; level < f->options.num_levels; level++) {
+      const std::string& pointer = f->compact_pointers[static_cast<size_t>(level)];
+      if (!pointer.empty()) {
+        InternalKey key;
+        key.DecodeFrom(pointer);
+        edit.SetCompactPointer(level, key);
+      }
+      for (const auto& file : f->current->files(level)) edit.AddFile(level, *file);
+    }
+    std::string record;
+    edit.EncodeTo(&record);
+    Status s = writer->AddRecord(record, /*sync=*/false);
+    if (!s.ok()) return s;
   }
-  std::string record;
-  edit.EncodeTo(&record);
-  return writer->AddRecord(record, /*sync=*/false);
+  return Status::OK();
 }
 
 Status VersionSet::OpenNewManifest(uint64_t* number) {
@@ -205,19 +353,9 @@ Status VersionSet::OpenNewManifest(uint64_t* number) {
   return WriteSnapshot(manifest_.get());
 }
 
-Status VersionSet::LogAndApply(VersionEdit* edit) {
-  if (!edit->has_log_number_) edit->SetLogNumber(log_number_);
-  if (edit->log_number_ < log_number_) {
-    return Status::InvalidArgument("version edit would move the log number backwards");
-  }
+Status VersionSet::WriteEdit(VersionEdit* edit) {
   edit->SetLastSequence(last_sequence_);
-
-  VersionBuilder builder(*current_, registry_.get());
-  Status s = builder.Apply(*edit);
-  std::shared_ptr<Version> v;
-  if (s.ok()) s = builder.Build(&v);
-  if (!s.ok()) return s;
-
+  Status s;
   uint64_t new_manifest = 0;
   if (manifest_ == nullptr) {
     s = OpenNewManifest(&new_manifest);
@@ -246,21 +384,73 @@ Status VersionSet::LogAndApply(VersionEdit* edit) {
     return s;
   }
   if (new_manifest != 0) manifest_file_number_ = new_manifest;
-  current_ = std::move(v);
-  log_number_ = edit->log_number_;
-  for (const auto& [level, key] : edit->compact_pointers_) {
-    compact_pointers_[static_cast<size_t>(level)] = key.Encode().ToString();
-  }
   if (manifest_->ReservedSize() > kMaxManifestSize) manifest_.reset();
   return Status::OK();
 }
 
-std::string VersionSet::LevelSummary() const {
-  std::string r = "files[";
-  for (int level = 0; level < current_->num_levels(); level++) {
-    r += fmt::format(" {}", current_->NumFiles(level));
+Status VersionSet::LogAndApply(VersionEdit* edit) {
+  assert(!edit->is_column_family_add() && !edit->is_column_family_drop());
+  FamilyVersions* f = family(edit->column_family());
+  if (f == nullptr) {
+    return Status::InvalidArgument(
+        fmt::format("version edit of unknown column family {}", edit->column_family()));
   }
-  return r + " ]";
+  if (!edit->has_log_number_) edit->SetLogNumber(f->log_number);
+  if (edit->log_number_ < f->log_number) {
+    return Status::InvalidArgument("version edit would move the log number backwards");
+  }
+  VersionBuilder builder(*f->current, registry_.get());
+  Status s = builder.Apply(*edit);
+  std::shared_ptr<Version> v;
+  if (s.ok()) s = builder.Build(&v);
+  if (s.ok()) s = WriteEdit(edit);
+  if (!s.ok()) return s;
+  f->current = std::move(v);
+  f->log_number = edit->log_number_;
+  for (const auto& [level, key] : edit->compact_pointers_) {
+    f->compact_pointers[static_cast<size_t>(level)] = key.Encode().ToString();
+  }
+  return Status::OK();
+}
+
+Status VersionSet::CreateColumnFamily(const std::string& name, const Options& options,
+                                      uint64_t log_number, FamilyVersions** result) {
+  for (const auto& [id, f] : families_) {
+    if (f->name == name) {
+      return Status::InvalidArgument(fmt::format("column family \"{}\" already exists", name));
+    }
+  }
+  if (max_column_family_ == UINT32_MAX) {
+    return Status::InvalidArgument("no column family id is left (2^32 were created)");
+  }
+  const uint32_t id = max_column_family_ + 1;
+  VersionEdit edit;
+  edit.SetColumnFamily(id);
+  edit.AddColumnFamily(name);
+  edit.SetMaxColumnFamily(id);
+  edit.SetLogNumber(log_number);
+  Status s = WriteEdit(&edit);
+  if (!s.ok()) return s;
+  max_column_family_ = id;
+  auto f = std::make_unique<FamilyVersions>(id, name, options);
+  f->log_number = log_number;
+  *result = f.get();
+  families_[id] = std::move(f);
+  return Status::OK();
+}
+
+Status VersionSet::DropColumnFamily(uint32_t id) {
+  if (id == 0) return Status::InvalidArgument("the default column family cannot be dropped");
+  if (family(id) == nullptr) {
+    return Status::InvalidArgument(fmt::format("unknown column family {}", id));
+  }
+  VersionEdit edit;
+  edit.SetColumnFamily(id);
+  edit.DropColumnFamily();
+  Status s = WriteEdit(&edit);
+  if (!s.ok()) return s;
+  families_.erase(id);
+  return Status::OK();
 }
 
 }  // namespace sluice
