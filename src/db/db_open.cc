@@ -412,6 +412,19 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
       DBStats::Add(&stats_.recovered_skipped_records, 1);
       continue;
     }
+    size_t max_key = 0, max_value = 0;
+    std::vector<uint32_t> families;
+    WriteBatchInternal::CheckUpdates(&batch, &max_key, &max_value, &families);
+    if (!families.empty()) {
+      s = Status::Corruption(fmt::format("record at offset {} updates column family {}, which "
+                                         "this database does not have",
+                                         reader.LastRecordOffset(), families.front()),
+                             fname);
+      if (options_.paranoid_checks) return s;
+      Log(info_log_.get(), "WAL: skipped record of an unknown column family: {}", s.ToString());
+      DBStats::Add(&stats_.recovered_skipped_records, 1);
+      continue;
+    }
     const SequenceNumber seq = WriteBatchInternal::Sequence(&batch);
     if (seq <= *last_replayed) {
       s = Status::Corruption(

@@ -115,7 +115,14 @@ Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& upda
 
 Status DBImpl::ValidateBatch(WriteBatch* batch) const {
   size_t max_key = 0, max_value = 0;
-  Status s = WriteBatchInternal::CheckUpdates(batch, &max_key, &max_value);
+  std::vector<uint32_t> families;
+  Status s = WriteBatchInternal::CheckUpdates(batch, &max_key, &max_value, &families);
+  if (s.ok() && !families.empty()) {
+    return Status::InvalidArgument(
+        fmt::format("WriteBatch: unknown column family {} (this database has only the default "
+                    "one)",
+                    families.front()));
+  }
   return s.ok() ? ValidateSizes(max_key, max_value) : s;
 }
 

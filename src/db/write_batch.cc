@@ -1,11 +1,13 @@
 // db/write_batch.cc — WriteBatch and its encoding (see write_batch_internal.h).
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <vector>
 
 #include "db/write_batch_internal.h"
 #include "memory/memory_component.h"
+#include "sluice/db.h"
 #include "util/coding.h"
 
 namespace sluice {
@@ -13,6 +15,7 @@ namespace sluice {
 namespace {
 
 struct Update {
+  uint32_t family = 0;
   ValueType type;
   Slice key;    // kTypeRangeDeletion: the range's begin
   Slice value;  // kTypeRangeDeletion: the range's end
@@ -30,9 +33,15 @@ Status ForEachUpdate(const std::string& rep, Fn&& fn) {
   const uint32_t expected = DecodeFixed32(rep.data() + 8) & ~WriteBatchInternal::kAbortedBit;
   uint32_t found = 0;
   while (!input.empty()) {
-    const uint8_t tag = static_cast<uint8_t>(input[0]);
+    uint8_t tag = static_cast<uint8_t>(input[0]);
     input.remove_prefix(1);
     Update u;
+    if ((tag & WriteBatchInternal::kFamilyBit) != 0) {
+      tag &= ~WriteBatchInternal::kFamilyBit;
+      if (!GetVarint32(&input, &u.family) || u.family == 0) {
+        return Status::Corruption("bad write batch column family id");
+      }
+    }
     switch (tag) {
       case kTypeValue:
         if (!GetLengthPrefixedSlice(&input, &u.key) || !GetLengthPrefixedSlice(&input, &u.value)) {
@@ -79,22 +88,41 @@ void WriteBatch::Clear() {
 
 uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
 
-void WriteBatch::Put(const Slice& key, const Slice& value) {
+void WriteBatch::AddRecord(uint32_t family, unsigned char type) {
   WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
-  rep_.push_back(static_cast<char>(kTypeValue));
+  if (family == 0) {
+    rep_.push_back(static_cast<char>(type));
+  } else {
+    rep_.push_back(static_cast<char>(type | WriteBatchInternal::kFamilyBit));
+    PutVarint32(&rep_, family);
+  }
+}
+
+namespace {
+uint32_t FamilyId(ColumnFamilyHandle* family) { return family == nullptr ? 0 : family->GetID(); }
+}  // namespace
+
+void WriteBatch::Put(const Slice& key, const Slice& value) { Put(nullptr, key, value); }
+
+void WriteBatch::Put(ColumnFamilyHandle* family, const Slice& key, const Slice& value) {
+  AddRecord(FamilyId(family), kTypeValue);
   PutLengthPrefixedSlice(&rep_, key);
   PutLengthPrefixedSlice(&rep_, value);
 }
 
-void WriteBatch::Delete(const Slice& key) {
-  WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
-  rep_.push_back(static_cast<char>(kTypeDeletion));
+void WriteBatch::Delete(const Slice& key) { Delete(nullptr, key); }
+
+void WriteBatch::Delete(ColumnFamilyHandle* family, const Slice& key) {
+  AddRecord(FamilyId(family), kTypeDeletion);
   PutLengthPrefixedSlice(&rep_, key);
 }
 
 void WriteBatch::DeleteRange(const Slice& begin, const Slice& end) {
-  WriteBatchInternal::SetCount(this, WriteBatchInternal::Count(this) + 1);
-  rep_.push_back(static_cast<char>(kTypeRangeDeletion));
+  DeleteRange(nullptr, begin, end);
+}
+
+void WriteBatch::DeleteRange(ColumnFamilyHandle* family, const Slice& begin, const Slice& end) {
+  AddRecord(FamilyId(family), kTypeRangeDeletion);
   PutLengthPrefixedSlice(&rep_, begin);
   PutLengthPrefixedSlice(&rep_, end);
 }
@@ -110,7 +138,15 @@ Status WriteBatch::Iterate(Handler* handler) const {
   Status s = ParseRecords(rep_, &updates);
   if (!s.ok()) return s;
   for (const Update& u : updates) {
-    if (u.type == kTypeValue) {
+    if (u.family != 0) {
+      if (u.type == kTypeValue) {
+        handler->PutCF(u.family, u.key, u.value);
+      } else if (u.type == kTypeDeletion) {
+        handler->DeleteCF(u.family, u.key);
+      } else {
+        handler->DeleteRangeCF(u.family, u.key, u.value);
+      }
+    } else if (u.type == kTypeValue) {
       handler->Put(u.key, u.value);
     } else if (u.type == kTypeDeletion) {
       handler->Delete(u.key);
@@ -157,17 +193,25 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
+  return InsertInto(b, [mem](uint32_t family) {
+    assert(family == 0);
+    return family == 0 ? mem : nullptr;
+  });
+}
+
+Status WriteBatchInternal::InsertInto(const WriteBatch* b,
+                                      const std::function<MemoryComponent*(uint32_t family)>& mem) {
   if (IsAborted(b)) return Status::OK();
   const SequenceNumber seq = Sequence(b);
   auto add_range = [&](const Update& u) {
-    if (u.key.compare(u.value) < 0) mem->range_tombstones().Add(u.key, u.value, seq);
+    if (u.key.compare(u.value) < 0) mem(u.family)->range_tombstones().Add(u.key, u.value, seq);
   };
   if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
     return ForEachUpdate(b->rep_, [&](const Update& u) {
       if (u.type == kTypeRangeDeletion) {
         add_range(u);
       } else {
-        mem->Add(seq, u.type, u.key, u.value);
+        mem(u.family)->Add(seq, u.type, u.key, u.value);
       }
     });
   }
@@ -186,7 +230,7 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
       continue;
     }
     const bool covered = std::any_of(ranges.begin(), ranges.end(), [&](const Update& r) {
-      return r.key.compare(u.key) <= 0 && u.key.compare(r.value) < 0;
+      return r.family == u.family && r.key.compare(u.key) <= 0 && u.key.compare(r.value) < 0;
     });
     if (covered) updates[i].type = kTypeRangeDeletion;  // dropped below
   }
@@ -194,12 +238,17 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
                                [](const Update& u) { return u.type == kTypeRangeDeletion; }),
                 updates.end());
   if (updates.size() > 1) {
-    // Keep the last update of each key: stable sort by key, then take the last of each run.
-    std::stable_sort(updates.begin(), updates.end(),
-                     [](const Update& a, const Update& c) { return a.key.compare(c.key) < 0; });
+    // Keep the last update of each key of each family: stable sort by (family, key), then take
+    // the last of each run.
+    std::stable_sort(updates.begin(), updates.end(), [](const Update& a, const Update& c) {
+      return a.family != c.family ? a.family < c.family : a.key.compare(c.key) < 0;
+    });
     size_t out = 0;
     for (size_t i = 0; i < updates.size(); i++) {
-      if (i + 1 < updates.size() && updates[i + 1].key == updates[i].key) continue;
+      if (i + 1 < updates.size() && updates[i + 1].family == updates[i].family &&
+          updates[i + 1].key == updates[i].key) {
+        continue;
+      }
       updates[out++] = updates[i];
     }
     updates.resize(out);
@@ -210,7 +259,7 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem)
   // Readers skip a multi-update batch's versions until it is complete (see SequenceOracle), so
   // the versions it replaces must stay readable; the same test as the write path's.
   const bool keep_older = Count(b) > 1;
-  for (const Update& u : updates) mem->Add(seq, u.type, u.key, u.value, keep_older);
+  for (const Update& u : updates) mem(u.family)->Add(seq, u.type, u.key, u.value, keep_older);
   return Status::OK();
 }
 
@@ -230,17 +279,27 @@ bool WriteBatchInternal::ForEachKey(const WriteBatch* b,
 bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
   if (Count(b) != 1 || b->rep_.size() <= kHeader) return false;
   Slice input(b->rep_);
-  if (static_cast<uint8_t>(input[kHeader]) == kTypeRangeDeletion) return false;
+  const uint8_t tag = static_cast<uint8_t>(input[kHeader]);
+  if ((tag & ~kFamilyBit) == kTypeRangeDeletion) return false;
   input.remove_prefix(kHeader + 1);  // the header and the record's tag
+  uint32_t family;
+  if ((tag & kFamilyBit) != 0 && !GetVarint32(&input, &family)) return false;
   return GetLengthPrefixedSlice(&input, key);
 }
 
-Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value) {
+Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value,
+                                        std::vector<uint32_t>* other_families) {
   *max_key = 0;
   *max_value = 0;
+  if (other_families != nullptr) other_families->clear();
   Status s;
   uint32_t index = 0;
   ForEachUpdate(b->rep_, [&](const Update& u) {
+    if (u.family != 0 && other_families != nullptr &&
+        std::find(other_families->begin(), other_families->end(), u.family) ==
+            other_families->end()) {
+      other_families->push_back(u.family);
+    }
     *max_key = std::max(*max_key, u.key.size());
     if (u.type == kTypeRangeDeletion) {
       *max_key = std::max(*max_key, u.value.size());  // the range's end is a key
@@ -253,6 +312,7 @@ Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, si
     }
     index++;
   });
+  if (other_families != nullptr) std::sort(other_families->begin(), other_families->end());
   return s;
 }
 

@@ -5,6 +5,10 @@
 //     record := kTypeValue         varint32-length key    varint32-length value
 //             | kTypeDeletion      varint32-length key
 //             | kTypeRangeDeletion varint32-length begin  varint32-length end   (begin <= end)
+//             | kFamilyBit|kind    varint32 family id     (the fields of kind, above)
+//
+// A record without kFamilyBit updates the default column family (id 0), so batches and WAL
+// files written before column families read unchanged; the writer never sets the bit with id 0.
 //
 // The top bit of count marks an aborted batch: a read-modify-write that reserved its WAL record
 // and then found a conflict fills the record with its batch marked so (the reservation must be
@@ -18,6 +22,7 @@
 #define SLUICE_DB_WRITE_BATCH_INTERNAL_H_
 
 #include <functional>
+#include <vector>
 
 #include "base/internal_key.h"
 #include "sluice/write_batch.h"
@@ -30,6 +35,7 @@ class WriteBatchInternal {
  public:
   static constexpr size_t kHeader = 12;
   static constexpr uint32_t kAbortedBit = uint32_t{1} << 31;
+  static constexpr unsigned char kFamilyBit = 0x10;
 
   static uint32_t Count(const WriteBatch* b);
   static void SetCount(WriteBatch* b, uint32_t n);
@@ -43,7 +49,11 @@ class WriteBatchInternal {
   // Replaces the batch's contents (from a WAL record); Corruption if malformed.
   static Status SetContents(WriteBatch* b, const Slice& contents);
 
-  // Adds every update to mem with the batch's sequence number (last update per key wins).
+  // Adds every update to the component of its column family, mem(id), with the batch's sequence
+  // number (last update per key wins). mem must know every family of the batch.
+  static Status InsertInto(const WriteBatch* b,
+                           const std::function<MemoryComponent*(uint32_t family)>& mem);
+  // The same for a batch of the default family only.
   static Status InsertInto(const WriteBatch* b, MemoryComponent* mem);
 
   // Calls fn(key) for every point update (a key updated twice is passed twice); range
@@ -53,9 +63,11 @@ class WriteBatchInternal {
   // The key of a batch of exactly one point update (false for other batches).
   static bool SingleKey(const WriteBatch* b, Slice* key);
 
-  // Largest key and value sizes in the batch (a range's ends count as keys), and
+  // Largest key and value sizes in the batch (a range's ends count as keys), the column
+  // families it updates other than the default one (sorted, each once; may be null), and
   // InvalidArgument if a range deletion's begin is after its end (for validation, one pass).
-  static Status CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value);
+  static Status CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value,
+                             std::vector<uint32_t>* other_families = nullptr);
 };
 
 }  // namespace sluice

@@ -83,3 +83,104 @@ TEST(WriteBatchRecovery, WalRecordWithASequenceTooLargeIsCorruptionNamingTheWal)
 }
 
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+// A handle to a column family by id alone (the batch records only the id).
+class IdHandle final : public ColumnFamilyHandle {
+ public:
+  explicit IdHandle(uint32_t id) : id_(id) {}
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return id_; }
+
+ private:
+  const uint32_t id_;
+  const std::string name_ = "by-id";
+};
+
+// Records what Iterate passes, one line per update.
+class Recorder final : public WriteBatch::Handler {
+ public:
+  void Put(const Slice& k, const Slice& v) override {
+    log += "put " + k.ToString() + "=" + v.ToString() + "\n";
+  }
+  void Delete(const Slice& k) override { log += "del " + k.ToString() + "\n"; }
+  void DeleteRange(const Slice& b, const Slice& e) override {
+    log += "range " + b.ToString() + ".." + e.ToString() + "\n";
+  }
+  void PutCF(uint32_t f, const Slice& k, const Slice& v) override {
+    log += std::to_string(f) + ": put " + k.ToString() + "=" + v.ToString() + "\n";
+  }
+  void DeleteCF(uint32_t f, const Slice& k) override {
+    log += std::to_string(f) + ": del " + k.ToString() + "\n";
+  }
+  void DeleteRangeCF(uint32_t f, const Slice& b, const Slice& e) override {
+    log += std::to_string(f) + ": range " + b.ToString() + ".." + e.ToString() + "\n";
+  }
+  std::string log;
+};
+
+}  // namespace
+
+TEST(WriteBatchFamilies, UpdatesKeepTheirFamilyThroughTheEncoding) {
+  IdHandle users(3), big(300);
+  WriteBatch b;
+  b.Put("a", "1");
+  b.Put(&users, "b", "2");
+  b.Delete(&big, "c");
+  b.DeleteRange(&users, "d", "f");
+  b.Put(nullptr, "g", "3");  // nullptr: the default family
+  EXPECT_EQ(5u, b.Count());
+  WriteBatch copy;
+  ASSERT_OK(WriteBatchInternal::SetContents(&copy, WriteBatchInternal::Contents(&b)));
+  Recorder r;
+  ASSERT_OK(copy.Iterate(&r));
+  EXPECT_EQ("put a=1\n3: put b=2\n300: del c\n3: range d..f\nput g=3\n", r.log);
+  size_t max_key = 0, max_value = 0;
+  std::vector<uint32_t> families;
+  ASSERT_OK(WriteBatchInternal::CheckUpdates(&copy, &max_key, &max_value, &families));
+  EXPECT_EQ((std::vector<uint32_t>{3, 300}), families);
+  Slice key;
+  WriteBatch single;
+  single.Put(&users, "only", "x");
+  ASSERT_TRUE(WriteBatchInternal::SingleKey(&single, &key));
+  EXPECT_EQ("only", key.ToString());
+  // A batch of the default family encodes as before column families.
+  WriteBatch plain, via_default;
+  plain.Put("k", "v");
+  via_default.Put(nullptr, "k", "v");
+  EXPECT_EQ(WriteBatchInternal::Contents(&plain), WriteBatchInternal::Contents(&via_default));
+}
+
+TEST(WriteBatchFamilies, FamilyBitWithIdZeroIsCorruption) {
+  WriteBatch b;
+  std::string rep = WriteBatchInternal::Contents(&b).ToString();
+  rep[8] = 1;  // count
+  rep.push_back(static_cast<char>(WriteBatchInternal::kFamilyBit | kTypeDeletion));
+  rep.push_back(0);  // family 0
+  rep.push_back(1);
+  rep.push_back('k');
+  Status s = WriteBatchInternal::SetContents(&b, rep);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("column family")) << s.ToString();
+}
+
+TEST(WriteBatchFamilies, DBRefusesABatchOfAFamilyItDoesNotHaveAndAppliesNothing) {
+  test::TempDir dir;
+  Options options;
+  options.create_if_missing = true;
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(options, dir.path(), &db));
+  IdHandle other(5);
+  WriteBatch b;
+  b.Put("a", "1");
+  b.Put(&other, "b", "2");
+  Status s = db->Write(WriteOptions(), &b);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("column family 5")) << s.ToString();
+  std::string value;
+  EXPECT_TRUE(db->Get(ReadOptions(), "a", &value).IsNotFound());
+}
+
+}  // namespace sluice

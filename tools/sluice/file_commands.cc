@@ -76,23 +76,32 @@ int RunSst(const GlobalOptions& g, const SstArgs& a) {
   return out.status().ok() ? kExitOk : Fail(out.status());
 }
 
-// Prints a write batch's updates, one per line.
+// Prints a write batch's updates, one per line; those of a column family other than the
+// default one name it ("CF 3 PUT ...").
 class BatchPrinter : public WriteBatch::Handler {
  public:
   BatchPrinter(Output* out, bool hex) : out_(out), hex_(hex) {}
-  void Put(const Slice& key, const Slice& value) override {
-    out_->Write(fmt::format("  PUT {} => {}\n", Show({key.data(), key.size()}, hex_),
+  void Put(const Slice& key, const Slice& value) override { PutCF(0, key, value); }
+  void Delete(const Slice& key) override { DeleteCF(0, key); }
+  void DeleteRange(const Slice& begin, const Slice& end) override { DeleteRangeCF(0, begin, end); }
+  void PutCF(uint32_t family, const Slice& key, const Slice& value) override {
+    out_->Write(fmt::format("  {}PUT {} => {}\n", Family(family),
+                            Show({key.data(), key.size()}, hex_),
                             Show({value.data(), value.size()}, hex_)));
   }
-  void Delete(const Slice& key) override {
-    out_->Write(fmt::format("  DEL {}\n", Show({key.data(), key.size()}, hex_)));
+  void DeleteCF(uint32_t family, const Slice& key) override {
+    out_->Write(fmt::format("  {}DEL {}\n", Family(family), Show({key.data(), key.size()}, hex_)));
   }
-  void DeleteRange(const Slice& begin, const Slice& end) override {
-    out_->Write(fmt::format("  DELRANGE {} .. {}\n", Show({begin.data(), begin.size()}, hex_),
+  void DeleteRangeCF(uint32_t family, const Slice& begin, const Slice& end) override {
+    out_->Write(fmt::format("  {}DELRANGE {} .. {}\n", Family(family),
+                            Show({begin.data(), begin.size()}, hex_),
                             Show({end.data(), end.size()}, hex_)));
   }
 
  private:
+  static std::string Family(uint32_t family) {
+    return family == 0 ? std::string() : fmt::format("CF {} ", family);
+  }
   Output* out_;
   const bool hex_;
 };
