@@ -28,9 +28,12 @@ namespace sluice {
 // The name of the column family every database has (RocksDB's).
 inline constexpr char kDefaultColumnFamilyName[] = "default";
 
-// A column family of an open database: owned by the DB, valid until the DB closes. Today every
-// database has exactly one, the default family (DB::DefaultColumnFamily()); the calls that take
-// a handle accept that one and answer InvalidArgument for any other.
+// A column family of an open database: a keyspace of its own, with its own memory components,
+// SST files and ColumnFamilyOptions, sharing the database's WAL (one sequence space: a batch
+// across families is atomic, and snapshots and iterators see one state across them), caches
+// and background threads. Every database has the default family (DB::DefaultColumnFamily()).
+// A handle is owned by the DB and stays valid until the DB is destroyed; once its family is
+// dropped, calls taking it answer InvalidArgument. So does a handle of another DB.
 class ColumnFamilyHandle {
  public:
   virtual ~ColumnFamilyHandle() = default;
@@ -38,10 +41,31 @@ class ColumnFamilyHandle {
   virtual uint32_t GetID() const = 0;
 };
 
+// A column family to open, by name, with its options.
+struct ColumnFamilyDescriptor {
+  ColumnFamilyDescriptor() = default;
+  ColumnFamilyDescriptor(std::string n, const ColumnFamilyOptions& o)
+      : name(std::move(n)), options(o) {}
+  std::string name;
+  ColumnFamilyOptions options;
+};
+
 class DB {
  public:
-  // Opens (or, with create_if_missing, creates) the database in directory `path`.
+  // Opens (or, with create_if_missing, creates) the database in directory `path`, with its
+  // default column family only: a database that has others is InvalidArgument naming them.
   static Status Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db);
+  // Opens the database with the column families `families` (each with its options; the
+  // default family must be among them). *handles receives one handle per descriptor, in order.
+  // A family the database has that is not named is InvalidArgument naming every such family; a
+  // named family the database lacks is InvalidArgument naming it, unless
+  // db_options.create_missing_column_families (then it is created). Nothing is opened on error.
+  static Status Open(const DBOptions& db_options, const std::string& path,
+                     const std::vector<ColumnFamilyDescriptor>& families,
+                     std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db);
+  // The names of the database's column families ("default" first), read from its MANIFEST.
+  static Status ListColumnFamilies(const DBOptions& options, const std::string& path,
+                                   std::vector<std::string>* names);
 
   DB() = default;
   DB(const DB&) = delete;
@@ -49,14 +73,35 @@ class DB {
   // Closes the database if Close() was not called.
   virtual ~DB() = default;
 
-  virtual Status Put(const WriteOptions& options, const Slice& key, const Slice& value) = 0;
+  // --- Column families ---
+  // The default column family's handle (owned by the DB).
+  virtual ColumnFamilyHandle* DefaultColumnFamily() = 0;
+  // Creates column family `name` (non-empty; not the name of a live family) with `options`;
+  // *handle receives its handle (owned by the DB). At most 65,536 families may exist at once.
+  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
+                                    ColumnFamilyHandle** handle) = 0;
+  // Drops the family: its data is deleted (files once no iterator reads them). The default
+  // family cannot be dropped. Iterators open on it keep working; new calls with its handle are
+  // InvalidArgument.
+  virtual Status DropColumnFamily(ColumnFamilyHandle* family) = 0;
+
+  // Every call below that takes a ColumnFamilyHandle acts on that family; the overload without
+  // one acts on the default family.
+  virtual Status Put(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                     const Slice& value) = 0;
+  Status Put(const WriteOptions& options, const Slice& key, const Slice& value) {
+    return Put(options, DefaultColumnFamily(), key, value);
+  }
   // Deleting a missing key is not an error.
-  virtual Status Delete(const WriteOptions& options, const Slice& key) = 0;
+  virtual Status Delete(const WriteOptions& options, ColumnFamilyHandle* family,
+                        const Slice& key) = 0;
+  Status Delete(const WriteOptions& options, const Slice& key) {
+    return Delete(options, DefaultColumnFamily(), key);
+  }
   // Deletes every key k with begin <= k < end (bytewise) that exists now, by writing one range
   // tombstone (whatever the number of keys). Reads, iterators, read-modify-writes and MultiGet
   // honour it at once; compactions drop the keys it covers. begin > end is InvalidArgument;
-  // begin == end deletes nothing. family: DefaultColumnFamily() (any other handle is
-  // InvalidArgument).
+  // begin == end deletes nothing.
   virtual Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family,
                              const Slice& begin, const Slice& end) = 0;
   Status DeleteRange(const WriteOptions& options, const Slice& begin, const Slice& end) {
@@ -73,24 +118,44 @@ class DB {
   // more than once and must have no side effects beyond its return value; keep it short.
   using ModifyFunction = std::function<std::optional<std::string>(const std::string* current)>;
   // *result (may be null) receives the value fn returned, or is cleared if fn deleted the key.
-  virtual Status ReadModifyWrite(const WriteOptions& options, const Slice& key,
-                                 const ModifyFunction& fn, std::string* result) = 0;
+  virtual Status ReadModifyWrite(const WriteOptions& options, ColumnFamilyHandle* family,
+                                 const Slice& key, const ModifyFunction& fn,
+                                 std::string* result) = 0;
+  Status ReadModifyWrite(const WriteOptions& options, const Slice& key, const ModifyFunction& fn,
+                         std::string* result) {
+    return ReadModifyWrite(options, DefaultColumnFamily(), key, fn, result);
+  }
   // Sets key to value only if it has no value; *inserted (may be null) says which happened.
-  virtual Status PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
-                             bool* inserted) = 0;
+  virtual Status PutIfAbsent(const WriteOptions& options, ColumnFamilyHandle* family,
+                             const Slice& key, const Slice& value, bool* inserted) = 0;
+  Status PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
+                     bool* inserted) {
+    return PutIfAbsent(options, DefaultColumnFamily(), key, value, inserted);
+  }
   // Sets key to desired only if its value equals *expected (expected == nullptr: only if the key
   // has no value); *swapped (may be null) says which happened.
-  virtual Status CompareAndSwap(const WriteOptions& options, const Slice& key,
-                                const std::string* expected, const Slice& desired,
+  virtual Status CompareAndSwap(const WriteOptions& options, ColumnFamilyHandle* family,
+                                const Slice& key, const std::string* expected, const Slice& desired,
                                 bool* swapped) = 0;
+  Status CompareAndSwap(const WriteOptions& options, const Slice& key, const std::string* expected,
+                        const Slice& desired, bool* swapped) {
+    return CompareAndSwap(options, DefaultColumnFamily(), key, expected, desired, swapped);
+  }
   // Adds delta to the key's counter, an 8-byte little-endian two's-complement integer (a
   // missing key counts as 0; the sum wraps around); *result (may be null) receives the new
   // value. InvalidArgument naming the key if its value is not 8 bytes long.
-  virtual Status Increment(const WriteOptions& options, const Slice& key, int64_t delta,
-                           int64_t* result) = 0;
+  virtual Status Increment(const WriteOptions& options, ColumnFamilyHandle* family,
+                           const Slice& key, int64_t delta, int64_t* result) = 0;
+  Status Increment(const WriteOptions& options, const Slice& key, int64_t delta, int64_t* result) {
+    return Increment(options, DefaultColumnFamily(), key, delta, result);
+  }
 
   // Sets *value to the value of key; NotFound if there is none.
-  virtual Status Get(const ReadOptions& options, const Slice& key, std::string* value) = 0;
+  virtual Status Get(const ReadOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                     std::string* value) = 0;
+  Status Get(const ReadOptions& options, const Slice& key, std::string* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
 
   // Looks up many keys at once: statuses[i] and (*values)[i] are what Get would give for
   // keys[i] in families[i] (OK and the value, NotFound with an empty value, or an error), and
@@ -99,7 +164,8 @@ class DB {
   // a loop: the keys are looked up in key order under one reference to the tree, each SST file
   // is opened once for all its keys, and keys in one data block read it once. Keys may repeat.
   // *values is resized to keys.size(). families.size() must equal keys.size(), else every
-  // status is InvalidArgument; a handle this DB does not know is InvalidArgument for its key.
+  // status is InvalidArgument; a handle this DB does not know (or of a dropped family) is
+  // InvalidArgument for its key.
   virtual std::vector<Status> MultiGet(const ReadOptions& options,
                                        const std::vector<ColumnFamilyHandle*>& families,
                                        const std::vector<Slice>& keys,
@@ -111,28 +177,36 @@ class DB {
                     keys, values);
   }
 
-  // The default column family's handle (owned by the DB).
-  virtual ColumnFamilyHandle* DefaultColumnFamily() = 0;
-
-  // An iterator over the database (initially not Valid: call a Seek first). It reads one
-  // consistent state: that of its snapshot, or of the moment it was created.
-  virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) = 0;
+  // An iterator over the family (initially not Valid: call a Seek first). It reads one
+  // consistent state: that of its snapshot, or of the moment it was created. (Iterators over
+  // several families see one state across them when they share a snapshot.)
+  virtual std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
+                                                ColumnFamilyHandle* family) = 0;
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) {
+    return NewIterator(options, DefaultColumnFamily());
+  }
 
   // A bounded range read: appends to *result up to `limit` pairs with start <= key < end, in
   // key order (an empty `end` means no upper bound; options' iterate bounds narrow the range). The
   // pairs form one consistent state that includes every write completed before the call. For short
   // scans under heavy writes this is cheaper than an iterator with the FloDB memory component (see
   // docs/design.md).
-  virtual Status Scan(const ReadOptions& options, const Slice& start, const Slice& end,
-                      size_t limit, std::vector<std::pair<std::string, std::string>>* result) = 0;
+  virtual Status Scan(const ReadOptions& options, ColumnFamilyHandle* family, const Slice& start,
+                      const Slice& end, size_t limit,
+                      std::vector<std::pair<std::string, std::string>>* result) = 0;
+  Status Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
+              std::vector<std::pair<std::string, std::string>>* result) {
+    return Scan(options, DefaultColumnFamily(), start, end, limit, result);
+  }
 
   // A snapshot of the current state, to be passed in ReadOptions; release it with
   // ReleaseSnapshot. Versions a live snapshot needs are kept by flush and compaction.
   virtual const Snapshot* GetSnapshot() = 0;
   virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
 
-  // Writes the current memory component to an L0 SST file and waits until it is done.
-  virtual Status Flush() = 0;
+  // Writes the family's current memory component to an L0 SST file and waits until it is done.
+  virtual Status Flush(ColumnFamilyHandle* family) = 0;
+  Status Flush() { return Flush(DefaultColumnFamily()); }
   // Makes every write completed before the call durable (fdatasync of the write-ahead logs that
   // may hold them), as if each had been made with WriteOptions::sync; writes made with
   // disable_wal are not covered. Concurrent calls and synced writes share fdatasyncs. For group
@@ -140,7 +214,10 @@ class DB {
   virtual Status SyncWAL() = 0;
   // Compacts the key range [*begin, *end] (nullptr: unbounded) down to the last level that holds
   // data, removing deleted and overwritten versions no snapshot needs.
-  virtual Status CompactRange(const Slice* begin, const Slice* end) = 0;
+  virtual Status CompactRange(ColumnFamilyHandle* family, const Slice* begin, const Slice* end) = 0;
+  Status CompactRange(const Slice* begin, const Slice* end) {
+    return CompactRange(DefaultColumnFamily(), begin, end);
+  }
 
   // Properties (false if the name is unknown):
   //   "sluice.stats"                  levels, files, sizes, compaction and stall statistics
@@ -168,7 +245,14 @@ class DB {
   //                                   with Options::soft/hard_pending_compaction_bytes_limit
   //   "sluice.actual-delayed-write-rate" bytes/s writes are paced to (0 unless slowed)
   //   "sluice.is-write-stopped"       1 while writes wait for compaction (a stop trigger)
-  virtual bool GetProperty(const Slice& property, std::string* value) = 0;
+  // With a family: the levels, files, memory and compaction properties are that family's
+  // ("sluice.stats" and "sluice.stats-json" describe its levels; the write, stall and I/O
+  // counters are the database's in every family).
+  virtual bool GetProperty(ColumnFamilyHandle* family, const Slice& property,
+                           std::string* value) = 0;
+  bool GetProperty(const Slice& property, std::string* value) {
+    return GetProperty(DefaultColumnFamily(), property, value);
+  }
 
   // Waits for background work to stop, syncs the WAL and releases the directory lock.
   // Further calls on the DB return an error. Idempotent.

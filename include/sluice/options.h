@@ -40,6 +40,9 @@ struct DBOptions {
   bool create_if_missing = false;
   // Fail with InvalidArgument if the database already exists.
   bool error_if_exists = false;
+  // DB::Open with column families: create the named families the database lacks (else that is
+  // InvalidArgument naming them).
+  bool create_missing_column_families = false;
   // Treat every detected corruption as an error. When false, recovery skips corrupt WAL
   // records that are safe to skip (and reports them in the LOG) instead of failing.
   bool paranoid_checks = true;

@@ -57,7 +57,7 @@ void DBImpl::StopBackgroundThreads() {
   bg_threads_.clear();
 }
 
-void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
+void DBImpl::InstallSuperVersion(ColumnFamilyData* cfd, std::shared_ptr<LoggedComponent> mem,
                                  std::vector<std::shared_ptr<LoggedComponent>> imms,
                                  std::shared_ptr<const Version> version) {
   assert(mem != nullptr && version != nullptr);
@@ -66,11 +66,27 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
     assert(imms[i] != nullptr);
     assert(imms[i]->first_log_number < (i == 0 ? mem : imms[i - 1])->first_log_number);
   }
+  auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
+  // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
+  SuperVersion* old = cfd->super_version.exchange(fresh, std::memory_order_acq_rel);
+  if (old != nullptr) epoch::RetireDelete(old);
+  UpdateWriteController();
+}
+
+void DBImpl::UpdateWriteController() {
   // The stall policy looks at every new tree (the pending bytes change only with the Version,
-  // but an install is rare enough to recompute them: a few hundred files summed).
+  // but an install is rare enough to recompute them: a few hundred files summed per family).
+  // With several families: the fullest L0 and the summed debt, against the default family's
+  // triggers.
   WriteController::Inputs in;
-  in.l0_files = version->NumFiles(0);
-  in.pending_compaction_bytes = versions_->picker().EstimatePendingBytes(*version);
+  in.l0_files = 0;
+  in.pending_compaction_bytes = 0;
+  for (ColumnFamilyData* cfd : LiveFamilies()) {
+    const SuperVersion* sv = CurrentSuperVersion(cfd);
+    if (sv == nullptr || cfd->versions == nullptr) continue;  // being opened
+    in.l0_files = std::max(in.l0_files, sv->version->NumFiles(0));
+    in.pending_compaction_bytes += cfd->versions->picker.EstimatePendingBytes(*sv->version);
+  }
   in.bytes_written = DBStats::Get(stats_.user_bytes_written);
   in.now_micros = env_->NowMicros();
   const WriteController::State before = write_controller_.state();
@@ -82,10 +98,6 @@ void DBImpl::InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
         HumanBytes(in.pending_compaction_bytes),
         HumanBytes(write_controller_.delayed_write_rate()));
   }
-  auto* fresh = new SuperVersion{std::move(mem), std::move(imms), std::move(version)};
-  // acq_rel: readers that acquire the pointer see the fully built SuperVersion.
-  SuperVersion* old = super_version_.exchange(fresh, std::memory_order_acq_rel);
-  if (old != nullptr) epoch::RetireDelete(old);
 }
 
 void DBImpl::InstallWalSet(std::shared_ptr<WalFile> current,
@@ -125,9 +137,10 @@ void DBImpl::BackgroundLoop() {
       bg_cv_.Wait();
       continue;
     }
-    if (!flush_running_ && !CurrentSuperVersion()->imms.empty()) {
+    ColumnFamilyData* flush = flush_running_ ? nullptr : PickFlush();
+    if (flush != nullptr) {
       flush_running_ = true;
-      Status s = FlushOldestImmutable();
+      Status s = FlushOldestImmutable(flush);
       flush_running_ = false;
       if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
       bg_cv_.SignalAll();
@@ -135,15 +148,33 @@ void DBImpl::BackgroundLoop() {
     }
     // The pick that wins runs here, counted in compactions_running_ while it runs.
     std::unique_ptr<Compaction> c;
+    ColumnFamilyData* cfd = nullptr;
     uint64_t recheck_micros = 0;
-    if (compactions_running_ < options_.max_background_jobs - 1) c = versions_->PickCompaction();
+    if (compactions_running_ < options_.max_background_jobs - 1) {
+      // The family with the highest score first; one that cannot start (files busy) yields to
+      // the next.
+      std::vector<std::pair<double, ColumnFamilyData*>> scored;
+      for (ColumnFamilyData* f : LiveFamilies()) {
+        const double score = f->versions->picker.MaxScore(*f->versions->current);
+        if (score >= 1.0) scored.emplace_back(score, f);
+      }
+      std::sort(scored.begin(), scored.end(),
+                [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (const auto& [score, f] : scored) {
+        c = f->versions->PickCompaction();
+        if (c != nullptr) {
+          cfd = f;
+          break;
+        }
+      }
+    }
     if (c == nullptr && compactions_running_ == 0 && manual_compactions_ == 0) {
-      c = PickIdleCompaction(&recheck_micros);
+      c = PickIdleCompaction(&cfd, &recheck_micros);
       if (c != nullptr) DBStats::Add(&stats_.idle_compactions, 1);
     }
     if (c != nullptr) {
       compactions_running_++;
-      Status s = RunCompaction(std::move(c));
+      Status s = RunCompaction(cfd, std::move(c));
       compactions_running_--;
       if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
       bg_cv_.SignalAll();
@@ -169,13 +200,9 @@ void DBImpl::WakeForObsoleteFiles() {
   bg_cv_.SignalAll();
 }
 
-std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(uint64_t* recheck_micros) {
+std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(ColumnFamilyData** cfd,
+                                                       uint64_t* recheck_micros) {
   *recheck_micros = 0;
-  if (options_.level0_idle_compaction_ms <= 0) return nullptr;
-  std::shared_ptr<const Version> v = versions_->current();
-  // A pending flush adds an L0 file: let it land first (its completion wakes this loop).
-  if (v->NumFiles(0) == 0 || !CurrentSuperVersion()->imms.empty()) return nullptr;
-  const uint64_t delay = static_cast<uint64_t>(options_.level0_idle_compaction_ms) * 1000;
   const uint64_t now = env_->NowMicros();
   const SequenceNumber last = oracle_.LastSequence();
   if (last != idle_sequence_ || idle_since_micros_ == 0) {
@@ -183,34 +210,79 @@ std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(uint64_t* recheck_micros)
     idle_since_micros_ = now;
   }
   const uint64_t idle_for = now >= idle_since_micros_ ? now - idle_since_micros_ : 0;
-  if (idle_for < delay) {
-    *recheck_micros = delay - idle_for;
-    return nullptr;
+  for (ColumnFamilyData* f : LiveFamilies()) {
+    if (f->options.level0_idle_compaction_ms <= 0) continue;
+    std::shared_ptr<const Version> v = f->versions->current;
+    // A pending flush adds an L0 file: let it land first (its completion wakes this loop).
+    if (v->NumFiles(0) == 0 || !CurrentSuperVersion(f)->imms.empty()) continue;
+    const uint64_t delay = static_cast<uint64_t>(f->options.level0_idle_compaction_ms) * 1000;
+    if (idle_for < delay) {
+      const uint64_t wait = delay - idle_for;
+      if (*recheck_micros == 0 || wait < *recheck_micros) *recheck_micros = wait;
+      continue;
+    }
+    bool busy = false;
+    std::unique_ptr<Compaction> c = f->versions->picker.PickRange(v, 0, nullptr, nullptr, &busy);
+    if (c == nullptr) {
+      // Files in use: look again later.
+      if (busy && (*recheck_micros == 0 || delay < *recheck_micros)) *recheck_micros = delay;
+      continue;
+    }
+    Log(info_log_.get(), "writes idle for {} ms: compacting {} L0 files of family {} into L1",
+        idle_for / 1000, v->NumFiles(0), f->name);
+    *cfd = f;
+    return c;
   }
-  bool busy = false;
-  std::unique_ptr<Compaction> c = versions_->picker().PickRange(v, 0, nullptr, nullptr, &busy);
-  if (c == nullptr) {
-    if (busy) *recheck_micros = delay;  // files in use: look again later
-    return nullptr;
-  }
-  Log(info_log_.get(), "writes idle for {} ms: compacting {} L0 files into L1", idle_for / 1000,
-      v->NumFiles(0));
-  return c;
+  return nullptr;
 }
 
-Status DBImpl::FlushOldestImmutable() {
+ColumnFamilyData* DBImpl::PickFlush() const {
+  // The oldest component first (smallest first_log_number): its flush lets the oldest WAL
+  // files go soonest.
+  ColumnFamilyData* best = nullptr;
+  uint64_t best_log = UINT64_MAX;
+  for (ColumnFamilyData* f : LiveFamilies()) {
+    const SuperVersion* sv = CurrentSuperVersion(f);
+    if (!sv->imms.empty() && sv->imms.back()->first_log_number < best_log) {
+      best = f;
+      best_log = sv->imms.back()->first_log_number;
+    }
+  }
+  return best;
+}
+
+void DBImpl::IdleFamilyEdits(uint64_t log_number, const ColumnFamilyData* skip,
+                             std::vector<VersionEdit>* edits) {
+  // A family with no immutable component and nothing in its mutable one holds no write
+  // logged below log_number (the caller guarantees none is in flight), so it needs no WAL
+  // file below it.
+  for (ColumnFamilyData* f : LiveFamilies()) {
+    if (f == skip || f->versions->log_number >= log_number) continue;
+    const SuperVersion* sv = CurrentSuperVersion(f);
+    if (!sv->imms.empty() || sv->mem->component->HoldsData() ||
+        sv->mem->has_unlogged_writes.load()) {
+      continue;
+    }
+    edits->emplace_back();
+    edits->back().SetColumnFamily(f->id);
+    edits->back().SetLogNumber(log_number);
+  }
+}
+
+Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   assert(flush_running_);  // one flush at a time: only it removes immutable components
-  assert(!CurrentSuperVersion()->imms.empty());
-  std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion()->imms.back();
+  assert(!CurrentSuperVersion(cfd)->imms.empty());
+  std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion(cfd)->imms.back();
+  const Options& options = cfd->options;
   // A backlog: L0 already holds a compaction's worth of files, or an L0 compaction is running
   // (it took its inputs already). Either way this file waits for more than the next L0
   // compaction to start, so it is compressed like the levels below; otherwise it is compacted
   // soon, and level0_compression (none) saves the flush and the reads meanwhile the CPU.
-  const FileList& level0 = CurrentSuperVersion()->version->files(0);
+  const FileList& level0 = CurrentSuperVersion(cfd)->version->files(0);
   const bool backlog =
-      static_cast<int>(level0.size()) >= options_.level0_file_num_compaction_trigger ||
+      static_cast<int>(level0.size()) >= options.level0_file_num_compaction_trigger ||
       std::any_of(level0.begin(), level0.end(), [](const auto& f) { return f->being_compacted; });
-  const CompressionType compression = backlog ? options_.compression : options_.level0_compression;
+  const CompressionType compression = backlog ? options.compression : options.level0_compression;
   mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them. (Its WAL files stay in the WalSet until the
@@ -218,28 +290,44 @@ Status DBImpl::FlushOldestImmutable() {
   epoch::Synchronize();
   VersionEdit edit;
   uint64_t bytes = 0;
-  Status s = WriteLevel0Table(imm->component.get(), compression, &edit, &bytes);
+  Status s = WriteLevel0Table(cfd, imm->component.get(), compression, &edit, &bytes);
   mutex_.Lock();
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.table_written");
-  SuperVersion* sv = CurrentSuperVersion();
+  // Dropped meanwhile: the new files are nobody's.
+  if (cfd->dropped.load()) {
+    DiscardOutputs(edit.new_files());
+    return Status::OK();
+  }
+  SuperVersion* sv = CurrentSuperVersion(cfd);
   std::vector<std::shared_ptr<LoggedComponent>> imms = sv->imms;
   assert(!imms.empty() && imms.back() == imm);
   imms.pop_back();  // imm: only this thread removes immutable components
-  // WAL files older than the oldest component still in memory hold nothing unflushed.
-  edit.SetLogNumber(imms.empty() ? sv->mem->first_log_number : imms.back()->first_log_number);
+  // WAL files older than the oldest component still in memory hold nothing unflushed of the
+  // family.
+  const uint64_t log_number =
+      imms.empty() ? sv->mem->first_log_number : imms.back()->first_log_number;
+  edit.SetColumnFamily(cfd->id);
+  edit.SetLogNumber(log_number);
+  // Every write logged below log_number has been inserted (the grace period above), so the
+  // families with nothing in memory need none of those WAL files either: one MANIFEST write
+  // moves their log numbers too.
+  std::vector<VersionEdit> idle;
+  IdleFamilyEdits(log_number, cfd, &idle);
+  std::vector<VersionEdit*> group{&edit};
+  for (VersionEdit& e : idle) group.push_back(&e);
   versions_->SetLastSequence(oracle_.LastSequence());
-  s = versions_->LogAndApply(&edit);
+  s = versions_->LogAndApply(group);
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.installed");
-  InstallSuperVersion(sv->mem, std::move(imms), versions_->current());
+  InstallSuperVersion(cfd, sv->mem, std::move(imms), cfd->versions->current);
   DropObsoleteWals();
   flushes_completed_++;
   DeleteObsoleteFiles();
   return Status::OK();
 }
 
-Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, std::unique_ptr<Compaction> c) {
   assert(c != nullptr && compactions_running_ + manual_compactions_ > 0);  // counted by the caller
   assert(!c->inputs(0).empty());
   const uint64_t start = env_->NowMicros();
@@ -247,16 +335,17 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   if (c->IsTrivialMove()) {
     const auto& f = c->inputs(0)[0];
     VersionEdit edit;
+    edit.SetColumnFamily(cfd->id);
     edit.RemoveFile(c->level(), f->number);
     edit.AddFile(c->output_level(), *f);
-    Status s = versions_->LogAndApply(&edit);
+    Status s = cfd->dropped.load() ? Status::OK() : versions_->LogAndApply(&edit);
     c->ReleaseInputs();
-    if (!s.ok()) return s;
-    SuperVersion* sv = CurrentSuperVersion();
-    InstallSuperVersion(sv->mem, sv->imms, versions_->current());
+    if (!s.ok() || cfd->dropped.load()) return s;
+    SuperVersion* sv = CurrentSuperVersion(cfd);
+    InstallSuperVersion(cfd, sv->mem, sv->imms, cfd->versions->current);
     level_stats.trivial_moves++;
     Log(info_log_.get(), "moved #{} to L{} ({})", f->number, c->output_level(),
-        versions_->LevelSummary());
+        cfd->versions->LevelSummary());
     return Status::OK();
   }
   const std::string summary = c->Summary();
@@ -265,10 +354,10 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   Log(info_log_.get(), "compacting {}", summary);
 
   CompactionJobOptions job;
-  job.merge = NewMergeJobOptions();
+  job.merge = NewMergeJobOptions(cfd);
   job.table_cache = table_cache_.get();
   job.snapshots = snapshots_.Sequences();
-  job.max_subcompactions = options_.max_subcompactions;
+  job.max_subcompactions = cfd->options.max_subcompactions;
   // A range gets at least one full output file of input: smaller ones save little time and
   // leave small files behind.
   job.min_subcompaction_bytes = c->max_output_file_size();
@@ -283,7 +372,15 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
     return s;
   }
   SLUICE_KILL_POINT("compaction.outputs_written");
+  // Dropped meanwhile: the outputs are nobody's.
+  if (cfd->dropped.load()) {
+    std::vector<std::pair<int, FileMetaData>> outputs;
+    for (const FileMetaData& f : result.outputs) outputs.emplace_back(c->output_level(), f);
+    DiscardOutputs(outputs);
+    return Status::OK();
+  }
   VersionEdit edit;
+  edit.SetColumnFamily(cfd->id);
   c->AddInputDeletions(&edit);
   for (const FileMetaData& f : result.outputs) edit.AddFile(c->output_level(), f);
   if (!c->inputs(0).empty()) edit.SetCompactPointer(c->level(), c->inputs(0).back()->largest);
@@ -293,8 +390,8 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
   // edit (written to a new MANIFEST) or the next open finds them unused.
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("compaction.installed");
-  SuperVersion* sv = CurrentSuperVersion();
-  InstallSuperVersion(sv->mem, sv->imms, versions_->current());
+  SuperVersion* sv = CurrentSuperVersion(cfd);
+  InstallSuperVersion(cfd, sv->mem, sv->imms, cfd->versions->current);
   level_stats.compactions++;
   if (job_result.subcompactions > 1) {
     DBStats::Add(&stats_.split_compactions, 1);
@@ -307,10 +404,17 @@ Status DBImpl::RunCompaction(std::unique_ptr<Compaction> c) {
       "compacted {} in {} range(s): {} entries in, {} out, {} dropped, {} written; {}; {} "
       "pending compaction",
       summary, job_result.subcompactions, result.entries_read, result.entries_written,
-      result.entries_dropped, HumanBytes(result.bytes_written), versions_->LevelSummary(),
+      result.entries_dropped, HumanBytes(result.bytes_written), cfd->versions->LevelSummary(),
       HumanBytes(write_controller_.pending_compaction_bytes()));
   DeleteObsoleteFiles();
   return Status::OK();
+}
+
+void DBImpl::DiscardOutputs(const std::vector<std::pair<int, FileMetaData>>& files) {
+  for (const auto& [level, f] : files) {
+    table_cache_->Evict(f.number);
+    env_->RemoveFile(TableFileName(dbname_, f.number));
+  }
 }
 
 void DBImpl::DeleteObsoleteFiles() {
@@ -339,11 +443,12 @@ void DBImpl::DeleteObsoleteFiles() {
   mutex_.Lock();
 }
 
-Status DBImpl::WaitForFlushes(const LoggedComponent* target) {
+Status DBImpl::WaitForFlushes(ColumnFamilyData* cfd, const LoggedComponent* target) {
   MutexLock l(&mutex_);
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
-    const auto& imms = CurrentSuperVersion()->imms;
+    if (cfd->dropped.load()) return Status::OK();  // nothing of it will be flushed
+    const auto& imms = CurrentSuperVersion(cfd)->imms;
     const bool pending = target == nullptr
                              ? !imms.empty()
                              : std::any_of(imms.begin(), imms.end(),
@@ -355,31 +460,41 @@ Status DBImpl::WaitForFlushes(const LoggedComponent* target) {
   }
 }
 
-Status DBImpl::Flush() {
+Status DBImpl::Flush(ColumnFamilyHandle* family) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
-  Status s = BackgroundError();
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(family, "Flush", &cfd);
   if (!s.ok()) return s;
-  s = SwitchMemoryComponent(nullptr, /*force=*/true);
+  s = BackgroundError();
+  if (!s.ok()) return s;
+  s = SwitchMemoryComponent(cfd, nullptr, /*force=*/true);
   if (!s.ok()) return s;
   const LoggedComponent* newest = nullptr;
   {
     MutexLock l(&mutex_);
-    const auto& imms = CurrentSuperVersion()->imms;
+    const auto& imms = CurrentSuperVersion(cfd)->imms;
     if (!imms.empty()) newest = imms.front().get();
   }
-  // Components are flushed oldest first: once the newest is gone, all are.
-  return newest == nullptr ? Status::OK() : WaitForFlushes(newest);
+  // A family's components are flushed oldest first: once the newest is gone, all are.
+  return newest == nullptr ? Status::OK() : WaitForFlushes(cfd, newest);
 }
 
-Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
-  Status s = Flush();
+Status DBImpl::CompactRange(ColumnFamilyHandle* family, const Slice* begin, const Slice* end) {
+  Status s = Flush(family);
+  if (!s.ok()) return s;
+  ColumnFamilyData* cfd = nullptr;
+  s = FamilyOf(family, "CompactRange", &cfd);
   if (!s.ok()) return s;
   MutexLock l(&mutex_);
+  if (cfd->dropped.load()) {
+    return Status::InvalidArgument(
+        fmt::format("CompactRange: column family \"{}\" was dropped", cfd->name));
+  }
   int max_level = 1;
   {
-    std::shared_ptr<const Version> v = versions_->current();
+    std::shared_ptr<const Version> v = cfd->versions->current;
     for (int level = 1; level < v->num_levels(); level++) {
       if (v->OverlapInLevel(level, begin, end)) max_level = level;
     }
@@ -388,9 +503,10 @@ Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
     for (;;) {
       if (!bg_error_.ok()) return bg_error_;
       if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
+      if (cfd->dropped.load()) return Status::OK();
       bool busy = false;
       std::unique_ptr<Compaction> c =
-          versions_->picker().PickRange(versions_->current(), level, begin, end, &busy);
+          cfd->versions->picker.PickRange(cfd->versions->current, level, begin, end, &busy);
       if (c == nullptr) {
         if (!busy) break;
         bg_cv_.Wait();  // a background compaction holds some of the files
@@ -398,7 +514,7 @@ Status DBImpl::CompactRange(const Slice* begin, const Slice* end) {
       }
       c->manual = true;  // rewrite even a lone file: the caller asked for its range compacted
       manual_compactions_++;
-      s = RunCompaction(std::move(c));
+      s = RunCompaction(cfd, std::move(c));
       manual_compactions_--;
       bg_cv_.SignalAll();
       if (!s.ok()) {

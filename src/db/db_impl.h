@@ -11,21 +11,29 @@
 // free for flushes (compactions use at most jobs - 1 threads). After an I/O error in the
 // background or in the WAL, the DB is read-only: writes return that error.
 //
+// Column families (db/column_family.h): each family has its own SuperVersion, options and
+// component factory; the WAL (db/wal_set.h), sequence numbers, snapshots, caches, the stall
+// policy and the background threads are shared. A family is flushed when its own component
+// fills; a switch of any family's component starts a new WAL file.
+//
 // Implementation files: db_open.cc (open, recovery, close), db_write.cc (write path, switch,
 // stalls), db_read.cc (get, iterators, snapshots, properties), db_background.cc (flush,
-// compaction, obsolete files).
+// compaction, obsolete files), db_families.cc (column families: open, create, drop, lookup).
 
 #ifndef SLUICE_DB_DB_IMPL_H_
 #define SLUICE_DB_DB_IMPL_H_
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "db/column_family.h"
 #include "db/db_stats.h"
 #include "db/merge_job.h"
 #include "db/sequence_oracle.h"
@@ -46,16 +54,6 @@
 
 namespace sluice {
 
-// The default column family's handle (the only family a database has so far).
-class DefaultColumnFamilyHandle final : public ColumnFamilyHandle {
- public:
-  const std::string& GetName() const override { return name_; }
-  uint32_t GetID() const override { return 0; }
-
- private:
-  const std::string name_ = kDefaultColumnFamilyName;
-};
-
 class DBImpl final : public DB {
  public:
   // component_factory: creates the memory components (null: Open creates the factory of the
@@ -64,40 +62,64 @@ class DBImpl final : public DB {
          std::unique_ptr<MemoryComponentFactory> component_factory);
   ~DBImpl() override;
 
-  Status Put(const WriteOptions& options, const Slice& key, const Slice& value) override;
-  Status Delete(const WriteOptions& options, const Slice& key) override;
+  using DB::CompactRange;
+  using DB::CompareAndSwap;
+  using DB::Delete;
+  using DB::DeleteRange;
+  using DB::Flush;
+  using DB::Get;
+  using DB::GetProperty;
+  using DB::Increment;
+  using DB::MultiGet;
+  using DB::NewIterator;
+  using DB::Put;
+  using DB::PutIfAbsent;
+  using DB::ReadModifyWrite;
+  using DB::Scan;
+
+  ColumnFamilyHandle* DefaultColumnFamily() override { return &default_cfd_->handle; }
+  Status CreateColumnFamily(const ColumnFamilyOptions& options, const std::string& name,
+                            ColumnFamilyHandle** handle) override;
+  Status DropColumnFamily(ColumnFamilyHandle* family) override;
+  Status Put(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+             const Slice& value) override;
+  Status Delete(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key) override;
   Status DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& begin,
                      const Slice& end) override;
-  using DB::DeleteRange;
   Status Write(const WriteOptions& options, WriteBatch* batch) override;
-  Status ReadModifyWrite(const WriteOptions& options, const Slice& key, const ModifyFunction& fn,
-                         std::string* result) override;
-  Status PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
-                     bool* inserted) override;
-  Status CompareAndSwap(const WriteOptions& options, const Slice& key, const std::string* expected,
-                        const Slice& desired, bool* swapped) override;
-  Status Increment(const WriteOptions& options, const Slice& key, int64_t delta,
-                   int64_t* result) override;
-  Status Get(const ReadOptions& options, const Slice& key, std::string* value) override;
+  Status ReadModifyWrite(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                         const ModifyFunction& fn, std::string* result) override;
+  Status PutIfAbsent(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                     const Slice& value, bool* inserted) override;
+  Status CompareAndSwap(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                        const std::string* expected, const Slice& desired, bool* swapped) override;
+  Status Increment(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                   int64_t delta, int64_t* result) override;
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* family, const Slice& key,
+             std::string* value) override;
   std::vector<Status> MultiGet(const ReadOptions& options,
                                const std::vector<ColumnFamilyHandle*>& families,
                                const std::vector<Slice>& keys,
                                std::vector<std::string>* values) override;
-  using DB::MultiGet;
-  ColumnFamilyHandle* DefaultColumnFamily() override { return &default_family_; }
-  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options) override;
-  Status Scan(const ReadOptions& options, const Slice& start, const Slice& end, size_t limit,
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& options,
+                                        ColumnFamilyHandle* family) override;
+  Status Scan(const ReadOptions& options, ColumnFamilyHandle* family, const Slice& start,
+              const Slice& end, size_t limit,
               std::vector<std::pair<std::string, std::string>>* result) override;
   const Snapshot* GetSnapshot() override;
   void ReleaseSnapshot(const Snapshot* snapshot) override;
-  Status Flush() override;
+  Status Flush(ColumnFamilyHandle* family) override;
   Status SyncWAL() override;
-  Status CompactRange(const Slice* begin, const Slice* end) override;
-  bool GetProperty(const Slice& property, std::string* value) override;
+  Status CompactRange(ColumnFamilyHandle* family, const Slice* begin, const Slice* end) override;
+  bool GetProperty(ColumnFamilyHandle* family, const Slice& property, std::string* value) override;
   Status Close() override;
 
-  // Opens the directory, recovers, starts background threads (db_open.cc).
-  Status Open();
+  // Opens the directory, recovers, starts background threads (db_open.cc). families: the
+  // options of every family to open by name ("default" among them), each sanitized.
+  Status Open(const std::vector<ColumnFamilyDescriptor>& families);
+  // The handle of each family of `families` given to Open, in order.
+  std::vector<ColumnFamilyHandle*> OpenedHandles(
+      const std::vector<ColumnFamilyDescriptor>& families) EXCLUDES(mutex_);
 
   // Tests only: with false, read-modify-writes skip the fence and the validation (db_rmw.cc)
   // and so lose updates under concurrency; the linearizability test shows its checker catches
@@ -106,6 +128,13 @@ class DBImpl final : public DB {
 
   // Checks options and fills defaults; InvalidArgument naming the option if out of range.
   static Status SanitizeOptions(const Options& in, Options* out);
+
+  // The implementation of both DB::Open overloads (db_families.cc); component_factory as for
+  // OpenWithComponentFactory (the default family's).
+  static Status OpenFamilies(const DBOptions& db_options, const std::string& path,
+                             const std::vector<ColumnFamilyDescriptor>& families,
+                             std::unique_ptr<MemoryComponentFactory> component_factory,
+                             std::vector<ColumnFamilyHandle*>* handles, std::unique_ptr<DB>* db);
 
   // DB::Open with every memory component created by `component_factory` instead of the family
   // options.memtable names (null: that family). For sluice's own tools and tests (sluice_bench
@@ -116,29 +145,61 @@ class DBImpl final : public DB {
                                          std::unique_ptr<DB>* db);
 
  private:
+  // --- db_families.cc ---
+  // The family of a handle a caller passed: InvalidArgument naming `op` if the handle is null,
+  // of another DB, or of a dropped family.
+  Status FamilyOf(ColumnFamilyHandle* handle, const char* op, ColumnFamilyData** cfd) const {
+    if (handle == &default_cfd_->handle) {  // the common case: no cast
+      *cfd = default_cfd_;
+      return Status::OK();
+    }
+    return CheckFamilyHandle(handle, op, cfd);
+  }
+  Status CheckFamilyHandle(ColumnFamilyHandle* handle, const char* op,
+                           ColumnFamilyData** cfd) const;
+  // Creates a family's ColumnFamilyData (with its component factory; the default family's is
+  // component_factory if not null), not yet published.
+  Status NewFamilyData(uint32_t id, const std::string& name, const Options& options,
+                       std::unique_ptr<MemoryComponentFactory> component_factory,
+                       std::unique_ptr<ColumnFamilyData>* result);
+  // Publishes a FamilyTable of the live families (after a create or a drop).
+  void PublishFamilyTable() REQUIRES(mutex_);
+  // The live families, by id (REQUIRES mutex_ for a stable answer).
+  std::vector<ColumnFamilyData*> LiveFamilies() const REQUIRES(mutex_);
+
   // --- db_open.cc ---
-  Status RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence);
-  // Replays one WAL file into *mem (flushing it to L0 when full). *last_replayed: the sequence
-  // number of the last record replayed (from this file or an older one); a record not above it
-  // is damage (see the recovery policy in db_open.cc).
-  Status ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem, VersionEdit* edit,
-                       SequenceNumber* last_replayed, SequenceNumber* max_sequence);
-  // Writes mem's entries to new L0 file(s), compressed with `compression`, added to *edit.
-  Status WriteLevel0Table(MemoryComponent* mem, CompressionType compression, VersionEdit* edit,
-                          uint64_t* bytes);
+  // Replays the WAL files from the smallest family log number on, each record's updates into
+  // the recovery components of their families (those whose log number the file has reached),
+  // writing them to L0 files; *edits gets each family's new files.
+  Status RecoverLogFiles(std::map<uint32_t, VersionEdit>* edits, SequenceNumber* max_sequence);
+  // One family's components during recovery.
+  using RecoveryComponents = std::map<uint32_t, std::unique_ptr<MemoryComponent>>;
+  // Replays one WAL file (flushing a family's component to L0 when full). *last_replayed: the
+  // sequence number of the last record replayed (from this file or an older one); a record not
+  // above it is damage (see the recovery policy in db_open.cc).
+  Status ReplayLogFile(uint64_t number, RecoveryComponents* mems,
+                       std::map<uint32_t, VersionEdit>* edits, SequenceNumber* last_replayed,
+                       SequenceNumber* max_sequence);
+  // Writes mem's entries to new L0 file(s) of the family, compressed with `compression`, added
+  // to *edit.
+  Status WriteLevel0Table(ColumnFamilyData* cfd, MemoryComponent* mem, CompressionType compression,
+                          VersionEdit* edit, uint64_t* bytes);
   Status CheckVersionFiles() EXCLUDES(mutex_);
-  // A new mutable component whose writes are logged from WAL file first_log on.
-  Status NewLoggedComponent(uint64_t first_log, std::shared_ptr<LoggedComponent>* result);
+  // A new mutable component of the family whose writes are logged from WAL file first_log on.
+  Status NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
+                            std::shared_ptr<LoggedComponent>* result);
   // A new, empty WAL file.
   Status NewWalFile(std::shared_ptr<WalFile>* result);
   // versions_->NewFileNumber(), which any thread may call without mutex_ (it is atomic).
   uint64_t NewFileNumber() NO_THREAD_SAFETY_ANALYSIS;
-  // The options every flush and compaction of this DB writes SST files with.
-  MergeJobOptions NewMergeJobOptions();
+  // The options every flush and compaction of the family writes SST files with.
+  MergeJobOptions NewMergeJobOptions(const ColumnFamilyData* cfd);
   void RemoveObsoleteFilesOnOpen() EXCLUDES(mutex_);
 
   // --- db_write.cc ---
-  Status ValidateBatch(WriteBatch* batch) const;
+  // Checks a batch and finds its families (sorted by id); InvalidArgument naming what is wrong
+  // (a family the DB does not have, a size beyond the limits, a reversed range).
+  Status ValidateBatch(WriteBatch* batch, std::vector<ColumnFamilyData*>* families) const;
   // InvalidArgument if a key or a value is larger than the options allow.
   Status ValidateSizes(size_t max_key, size_t max_value) const;
   // A write of one update described by its caller (Put, Delete): the write path uses it as it
@@ -149,16 +210,23 @@ class DBImpl final : public DB {
     Slice key;
     Slice value;
   };
-  Status WriteSingle(const WriteOptions& options, const SingleUpdate& update);
-  // single: the batch's one update, if the caller has it (else null).
+  Status WriteSingle(const WriteOptions& options, ColumnFamilyHandle* family,
+                     const SingleUpdate& update);
+  // families: those the batch updates, sorted by id (at least one). single: the batch's one
+  // update, if the caller has it (else null).
   Status WriteImpl(const WriteOptions& options, WriteBatch* batch,
+                   std::span<ColumnFamilyData* const> families,
                    const SingleUpdate* single = nullptr);
   // A write that holds an Active slot, its sequence number and its WAL reservation, inside the
   // epoch section that pins the SuperVersion it reserved on.
   struct ReservedWrite {
     epoch::Guard section{epoch::kNoSection};  // pins wals and sv until the write is complete
     WalSet* wals = nullptr;                   // the WAL files when it reserved (on wals->current)
-    SuperVersion* sv = nullptr;               // the SuperVersion whose mutable component it is on
+    // The families it writes (sorted by id) and, for each, the SuperVersion whose mutable
+    // component it goes to: the first inline (the only one of most writes), the others after.
+    std::span<ColumnFamilyData* const> families;
+    SuperVersion* sv = nullptr;
+    std::vector<SuperVersion*> more_svs;
     int slot = -1;
     bool multi = false;
     uint64_t key_tag = SequenceOracle::kAnyKey;  // of the one key of a single-update write
@@ -174,6 +242,7 @@ class DBImpl final : public DB {
   // nothing is held. First the stall policy (write_controller_): a stopped write waits
   // (WaitForRoom) and asks for a retry; a delayed one sleeps its share of the paced rate, once
   // (*delayed: whether this write was delayed already).
+  // REQUIRES: w->families set.
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
                           bool* retry, bool* delayed);
   // Claims a slot, reserves batch's record on wal and takes the sequence number (set in
@@ -196,8 +265,8 @@ class DBImpl final : public DB {
                           std::atomic<uint64_t>* micros, bool closing_ok) REQUIRES(mutex_);
   // True if the mutable component must be switched out before the next write: it reached
   // write_buffer_size or asks to leave early, and it holds something.
-  bool IsFull(const MemoryComponent& component) const;
-  Status SwitchMemoryComponent(const LoggedComponent* full, bool force)
+  bool IsFull(const ColumnFamilyData& cfd, const MemoryComponent& component) const;
+  Status SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force)
       EXCLUDES(mutex_, switch_mu_);
 
   // --- db_rmw.cc ---
@@ -208,14 +277,14 @@ class DBImpl final : public DB {
       std::function<Status(const std::string* current, ModifyAction* action, std::string* value)>;
   // The lock-free read-modify-write every public variant is built on (see db_rmw.cc).
   // *final_value: the key's value afterwards (cleared if it has none).
-  Status Modify(const WriteOptions& options, const Slice& key, const ModifyDecision& decide,
-                std::string* final_value);
+  Status Modify(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                const ModifyDecision& decide, std::string* final_value);
 
   // --- db_properties.cc ---
-  nlohmann::ordered_json StatsJson();  // GetProperty("sluice.stats-json")
-  std::string StatsString();           // GetProperty("sluice.stats"): StatsJson as text
-  std::string IoCountersString();      // GetProperty("sluice.io-counters")
-  uint64_t EstimateNumKeys();          // GetProperty("sluice.estimate-num-keys")
+  nlohmann::ordered_json StatsJson(ColumnFamilyData* cfd);  // GetProperty("sluice.stats-json")
+  std::string StatsString(ColumnFamilyData* cfd);           // GetProperty("sluice.stats"): as text
+  std::string IoCountersString();                           // GetProperty("sluice.io-counters")
+  uint64_t EstimateNumKeys(ColumnFamilyData* cfd);  // GetProperty("sluice.estimate-num-keys")
 
   // --- db_read.cc ---
   // The memory components' part of a read at *read_seq, top-down: *done if one of them holds a
@@ -233,6 +302,11 @@ class DBImpl final : public DB {
                              std::string* value, SequenceNumber* skipped_batch);
   // The context memory components are created with (keeper, sequence counter).
   MemoryComponentContext ComponentContext();
+  // Whether any family's components replace versions in place (FloDB): snapshots must then be
+  // registered before their sequence number is chosen.
+  bool AnyFamilyReplacesInPlace() const {
+    return in_place_families_.load(std::memory_order_acquire) > 0;
+  }
   // Prepares every memory component of sv for a scan and returns the sequence number that
   // includes every write completed before the call (all writes at or below it are done).
   SequenceNumber PrepareScan(SuperVersion* sv, bool allow_piggyback);
@@ -248,33 +322,51 @@ class DBImpl final : public DB {
   Status NewRangeDelCheck(SuperVersion* sv, SequenceNumber seq,
                           std::unique_ptr<RangeDelCheck>* result);
   // A bounded scan through an iterator at a fixed snapshot (no restarts).
-  Status ScanWithIterator(const ReadOptions& options, const Slice& start, const Slice& end,
-                          size_t limit, std::vector<std::pair<std::string, std::string>>* result);
-  uint64_t MemoryUsage();
+  Status ScanWithIterator(const ReadOptions& options, ColumnFamilyHandle* family,
+                          const Slice& start, const Slice& end, size_t limit,
+                          std::vector<std::pair<std::string, std::string>>* result);
+  // Bytes of the memory components of one family, or of every family (nullptr).
+  uint64_t MemoryUsage(ColumnFamilyData* cfd);
 
   // --- db_background.cc ---
   void StartBackgroundThreads();
   void StopBackgroundThreads() EXCLUDES(mutex_);
   void BackgroundLoop() EXCLUDES(mutex_);
   // These three release mutex_ around their I/O and hold it again when they return.
-  Status FlushOldestImmutable() REQUIRES(mutex_);
-  Status RunCompaction(std::unique_ptr<Compaction> c) REQUIRES(mutex_);
-  // The L0 -> L1 compaction of a write-idle DB (Options::level0_idle_compaction_ms), or nullptr;
-  // then *recheck_micros is how long until it may be due (0: nothing to wait for).
-  std::unique_ptr<Compaction> PickIdleCompaction(uint64_t* recheck_micros) REQUIRES(mutex_);
+  Status FlushOldestImmutable(ColumnFamilyData* cfd) REQUIRES(mutex_);
+  Status RunCompaction(ColumnFamilyData* cfd, std::unique_ptr<Compaction> c) REQUIRES(mutex_);
+  // The L0 -> L1 compaction of a write-idle DB (Options::level0_idle_compaction_ms) in some
+  // family (*cfd), or nullptr; then *recheck_micros is how long until it may be due (0: nothing
+  // to wait for).
+  std::unique_ptr<Compaction> PickIdleCompaction(ColumnFamilyData** cfd, uint64_t* recheck_micros)
+      REQUIRES(mutex_);
+  // The family whose oldest immutable component should be flushed next (the one holding the
+  // oldest WAL file), or nullptr.
+  ColumnFamilyData* PickFlush() const REQUIRES(mutex_);
+  // At a flush: the edits that move up to `log_number` the log numbers of the families (but
+  // `skip`) with nothing in memory, which need no WAL file below it. REQUIRES: every write
+  // logged below log_number has been inserted.
+  void IdleFamilyEdits(uint64_t log_number, const ColumnFamilyData* skip,
+                       std::vector<VersionEdit>* edits) REQUIRES(mutex_);
   void DeleteObsoleteFiles() REQUIRES(mutex_);
+  // Deletes the files a flush or compaction wrote for a family dropped before they were
+  // installed (no version names them).
+  void DiscardOutputs(const std::vector<std::pair<int, FileMetaData>>& files) REQUIRES(mutex_);
   // The file registry's listener: files became obsolete outside a flush or compaction (an
   // iterator or a retired SuperVersion let go of them); wakes a background thread to delete
   // them. Called with the registry's lock held, maybe with mutex_ held too: never blocks.
   void WakeForObsoleteFiles();
   void SetBackgroundError(const Status& s) REQUIRES(mutex_);
   Status BackgroundError() EXCLUDES(mutex_);  // lock-free check
-  Status WaitForFlushes(const LoggedComponent* target) EXCLUDES(mutex_);
+  // Waits until target (null: every immutable component of the family) is flushed.
+  Status WaitForFlushes(ColumnFamilyData* cfd, const LoggedComponent* target) EXCLUDES(mutex_);
 
-  // Publishes a new SuperVersion.
-  void InstallSuperVersion(std::shared_ptr<LoggedComponent> mem,
+  // Publishes a new SuperVersion of the family.
+  void InstallSuperVersion(ColumnFamilyData* cfd, std::shared_ptr<LoggedComponent> mem,
                            std::vector<std::shared_ptr<LoggedComponent>> imms,
                            std::shared_ptr<const Version> version) REQUIRES(mutex_);
+  // The stall policy's inputs from every family's tree (the largest L0, the summed debt).
+  void UpdateWriteController() REQUIRES(mutex_);
   // Publishes a new WalSet (see wal_set.h for the order of installs at a switch).
   void InstallWalSet(std::shared_ptr<WalFile> current, std::vector<std::shared_ptr<WalFile>> older)
       REQUIRES(mutex_);
@@ -283,9 +375,9 @@ class DBImpl final : public DB {
   WalSet* CurrentWalSet() const REQUIRES(mutex_) {
     return wal_set_.load(std::memory_order_acquire);
   }
-  // The current SuperVersion. REQUIRES mutex_: no install can retire it meanwhile.
-  SuperVersion* CurrentSuperVersion() const REQUIRES(mutex_) {
-    return super_version_.load(std::memory_order_acquire);
+  // The family's current SuperVersion. REQUIRES mutex_: no install can retire it meanwhile.
+  SuperVersion* CurrentSuperVersion(const ColumnFamilyData* cfd) const REQUIRES(mutex_) {
+    return cfd->super_version.load(std::memory_order_acquire);
   }
 
   const std::string dbname_;
@@ -301,16 +393,18 @@ class DBImpl final : public DB {
   SequenceOracle oracle_;
   WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
-  // Creates every memory component of this DB and holds what its components share (set by
-  // Open, then never changed; serves the family's own properties and scan counters).
+  // The default family's component factory until Open moves it into its family.
   std::unique_ptr<MemoryComponentFactory> component_factory_;
   DBStats stats_;
-  DefaultColumnFamilyHandle default_family_;
+  // Every family ever opened or created, dropped ones too (their handles stay valid), by id.
+  std::map<uint32_t, std::unique_ptr<ColumnFamilyData>> families_ GUARDED_BY(mutex_);
+  ColumnFamilyData* default_cfd_ = nullptr;  // set by Open, then never changed
+  // The live families (column_family.h); retired like SuperVersions. Never null while open.
+  std::atomic<FamilyTable*> family_table_{nullptr};
+  std::atomic<int> in_place_families_{0};  // see AnyFamilyReplacesInPlace
   // The stall policy; updated at every SuperVersion install (under mutex_), read by writers.
   WriteController write_controller_;
 
-  // Owned by the DB, retired through epoch reclamation (see memtable.h). Never null while open.
-  std::atomic<SuperVersion*> super_version_{nullptr};
   // The WAL files (wal_set.h); retired like SuperVersions. Never null while open.
   std::atomic<WalSet*> wal_set_{nullptr};
 

@@ -125,29 +125,6 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
   return ValidateMemoryComponentName(out->memtable);
 }
 
-Status DB::Open(const Options& options, const std::string& path, std::unique_ptr<DB>* db) {
-  return DBImpl::OpenWithComponentFactory(options, path, nullptr, db);
-}
-
-Status DBImpl::OpenWithComponentFactory(const Options& options, const std::string& path,
-                                        std::unique_ptr<MemoryComponentFactory> component_factory,
-                                        std::unique_ptr<DB>* db) {
-  db->reset();
-  if (path.empty()) return Status::InvalidArgument("database path is empty");
-  Options sanitized;
-  Status s = DBImpl::SanitizeOptions(options, &sanitized);
-  if (!s.ok()) return s;
-  auto impl =
-      std::make_unique<DBImpl>(sanitized, NormalizePath(path), std::move(component_factory));
-  s = impl->Open();
-  if (!s.ok()) {
-    impl->Close();
-    return s;
-  }
-  *db = std::move(impl);
-  return Status::OK();
-}
-
 DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
                std::unique_ptr<MemoryComponentFactory> component_factory)
     : dbname_(std::move(dbname)),
@@ -161,17 +138,13 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
-  stats_.levels.resize(static_cast<size_t>(options_.num_levels));
+  stats_.EnsureLevels(options_.num_levels);
 }
 
 DBImpl::~DBImpl() { Close(); }
 
-Status DBImpl::Open() {
+Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families) {
   Status s;
-  if (component_factory_ == nullptr) {
-    s = NewMemoryComponentFactory(options_, &component_factory_);
-    if (!s.ok()) return s;
-  }
   if (!env_->FileExists(dbname_)) {
     if (!options_.create_if_missing) {
       return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
@@ -204,50 +177,97 @@ Status DBImpl::Open() {
     return Status::InvalidArgument(dbname_, "exists (error_if_exists is true)");
   }
 
+  // The families' options by name (sanitized by the caller).
+  std::map<std::string, Options> options_by_name;
+  for (const ColumnFamilyDescriptor& d : families) {
+    options_by_name.emplace(d.name, Options(options_, d.options));
+  }
   std::string report;
+  std::vector<std::string> missing;  // named, but not in the database
   {
     MutexLock l(&mutex_);
-    s = versions_->Recover(&report);
+    s = versions_->Recover(
+        [&](const std::string& name) -> const Options* {
+          auto it = options_by_name.find(name);
+          return it == options_by_name.end() ? nullptr : &it->second;
+        },
+        &report);
+    if (!s.ok()) return s;
+    for (const ColumnFamilyDescriptor& d : families) {
+      bool found = false;
+      for (const auto& [id, f] : versions_->families()) found = found || f->name == d.name;
+      if (!found) missing.push_back(d.name);
+    }
+    if (!missing.empty() && !options_.create_missing_column_families) {
+      std::string list;
+      for (const std::string& name : missing) list += (list.empty() ? "" : ", ") + name;
+      return Status::InvalidArgument(dbname_,
+                                     "has no column families named " + list +
+                                         " (set create_missing_column_families to create them)");
+    }
+    for (const auto& [id, f] : versions_->families()) {
+      std::unique_ptr<ColumnFamilyData> cfd;
+      s = NewFamilyData(id, f->name, f->options, id == 0 ? std::move(component_factory_) : nullptr,
+                        &cfd);
+      if (!s.ok()) return s;
+      cfd->versions = f.get();
+      stats_.EnsureLevels(f->options.num_levels);
+      if (id == 0) default_cfd_ = cfd.get();
+      families_[id] = std::move(cfd);
+    }
   }
-  if (!s.ok()) return s;
   if (!report.empty()) Log(info_log_.get(), "MANIFEST recovery: {}", report);
   s = CheckVersionFiles();
   if (!s.ok()) return s;
 
-  VersionEdit edit;
+  std::map<uint32_t, VersionEdit> edits;
   SequenceNumber max_sequence;
   {
     MutexLock l(&mutex_);
     max_sequence = versions_->LastSequence();
   }
-  s = RecoverLogFiles(&edit, &max_sequence);
+  s = RecoverLogFiles(&edits, &max_sequence);
   if (!s.ok()) return s;
   oracle_.AdvanceTo(max_sequence);
 
   std::shared_ptr<WalFile> wal;
-  std::shared_ptr<LoggedComponent> mem;
   s = NewWalFile(&wal);
-  if (s.ok()) s = NewLoggedComponent(wal->number, &mem);
   if (!s.ok()) return s;
-  edit.SetLogNumber(wal->number);
   {
     MutexLock l(&mutex_);
     versions_->SetLastSequence(max_sequence);
-    s = versions_->LogAndApply(&edit);
-    // On failure the new (empty) WAL stays: CURRENT may already name the new MANIFEST, which
-    // names this WAL (see VersionSet::LogAndApply). The next open replays and deletes it.
-    if (!s.ok()) return s;
-    InstallSuperVersion(mem, {}, versions_->current());
+    for (ColumnFamilyData* cfd : LiveFamilies()) {
+      std::shared_ptr<LoggedComponent> mem;
+      s = NewLoggedComponent(cfd, wal->number, &mem);
+      if (!s.ok()) return s;
+      VersionEdit& edit = edits[cfd->id];
+      edit.SetColumnFamily(cfd->id);
+      edit.SetLogNumber(wal->number);
+      s = versions_->LogAndApply(&edit);
+      // On failure the new (empty) WAL stays: CURRENT may already name the new MANIFEST, which
+      // names this WAL (see VersionSet::LogAndApply). The next open replays and deletes it.
+      if (!s.ok()) return s;
+      cfd->replaces_in_place = mem->component->ReplacesInPlace();
+      if (cfd->replaces_in_place) in_place_families_.fetch_add(1, std::memory_order_acq_rel);
+      InstallSuperVersion(cfd, std::move(mem), {}, cfd->versions->current);
+    }
     InstallWalSet(std::move(wal), {});
+    PublishFamilyTable();
   }
   RemoveObsoleteFilesOnOpen();
   file_registry_->SetListener([this] { WakeForObsoleteFiles(); });
   StartBackgroundThreads();
   opened_ = true;
+  for (const std::string& name : missing) {
+    ColumnFamilyHandle* handle = nullptr;
+    s = CreateColumnFamily(options_by_name.at(name), name, &handle);
+    if (!s.ok()) return s;
+  }
   std::string summary;
   {
     MutexLock l(&mutex_);
     summary = versions_->LevelSummary();
+    summary += fmt::format(", {} column families", LiveFamilies().size());
   }
   Log(info_log_.get(), "opened {}: memtable={} last_sequence={} {}", dbname_, options_.memtable,
       max_sequence, summary);
@@ -257,28 +277,30 @@ Status DBImpl::Open() {
 Status DBImpl::CheckVersionFiles() {
   MutexLock l(&mutex_);
   const std::string manifest = ManifestFileName(dbname_, versions_->ManifestFileNumber());
-  std::shared_ptr<const Version> v = versions_->current();
-  for (int level = 0; level < v->num_levels(); level++) {
-    for (const auto& f : v->files(level)) {
-      const std::string fname = TableFileName(dbname_, f->number);
-      uint64_t size = 0;
-      Status s = env_->GetFileSize(fname, &size);
-      if (s.IsNotFound()) {
-        return Status::Corruption(
-            fmt::format("{} references {}, which is missing (the MANIFEST may be truncated or "
-                        "the file deleted)",
-                        manifest, fname));
-      }
-      if (!s.ok()) return s;
-      if (size != f->file_size) {
-        return Status::Corruption(
-            fmt::format("{} has {} bytes, but {} says {}", fname, size, manifest, f->file_size));
-      }
-      if (options_.paranoid_checks) {
-        // Reads the footer, index, filter and properties: a damaged or foreign file is
-        // reported now, by name, rather than at the first read that reaches it.
-        s = table_cache_->OpenFile(f->number, f->file_size);
+  for (const auto& [id, family] : versions_->families()) {
+    std::shared_ptr<const Version> v = family->current;
+    for (int level = 0; level < v->num_levels(); level++) {
+      for (const auto& f : v->files(level)) {
+        const std::string fname = TableFileName(dbname_, f->number);
+        uint64_t size = 0;
+        Status s = env_->GetFileSize(fname, &size);
+        if (s.IsNotFound()) {
+          return Status::Corruption(
+              fmt::format("{} references {}, which is missing (the MANIFEST may be truncated or "
+                          "the file deleted)",
+                          manifest, fname));
+        }
         if (!s.ok()) return s;
+        if (size != f->file_size) {
+          return Status::Corruption(
+              fmt::format("{} has {} bytes, but {} says {}", fname, size, manifest, f->file_size));
+        }
+        if (options_.paranoid_checks) {
+          // Reads the footer, index, filter and properties: a damaged or foreign file is
+          // reported now, by name, rather than at the first read that reaches it.
+          s = table_cache_->OpenFile(f->number, f->file_size);
+          if (!s.ok()) return s;
+        }
       }
     }
   }
@@ -292,7 +314,8 @@ Status DBImpl::CheckVersionFiles() {
   return Status::OK();
 }
 
-Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) {
+Status DBImpl::RecoverLogFiles(std::map<uint32_t, VersionEdit>* edits,
+                               SequenceNumber* max_sequence) {
   std::vector<std::string> children;
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
@@ -309,15 +332,22 @@ Status DBImpl::RecoverLogFiles(VersionEdit* edit, SequenceNumber* max_sequence) 
     }
   }
   std::sort(logs.begin(), logs.end());
-  std::unique_ptr<MemoryComponent> mem;
+  RecoveryComponents mems;
   SequenceNumber last_replayed = 0;
   for (uint64_t number : logs) {
-    s = ReplayLogFile(number, &mem, edit, &last_replayed, max_sequence);
+    s = ReplayLogFile(number, &mems, edits, &last_replayed, max_sequence);
     if (!s.ok()) return s;
   }
-  if (mem != nullptr && mem->HoldsData()) {
+  for (auto& [id, mem] : mems) {
+    if (mem == nullptr || !mem->HoldsData()) continue;
+    ColumnFamilyData* cfd;
+    {
+      MutexLock l(&mutex_);
+      cfd = families_.at(id).get();
+    }
     uint64_t bytes = 0;
-    s = WriteLevel0Table(mem.get(), options_.level0_compression, edit, &bytes);
+    s = WriteLevel0Table(cfd, mem.get(), cfd->options.level0_compression, &(*edits)[id], &bytes);
+    if (!s.ok()) return s;
   }
   return s;
 }
@@ -387,9 +417,21 @@ class RecoveryReporter : public log::Reader::Reporter {
 
 }  // namespace
 
-Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* mem,
-                             VersionEdit* edit, SequenceNumber* last_replayed,
+Status DBImpl::ReplayLogFile(uint64_t number, RecoveryComponents* mems,
+                             std::map<uint32_t, VersionEdit>* edits, SequenceNumber* last_replayed,
                              SequenceNumber* max_sequence) {
+  // The families this file may hold unflushed writes of (its number reached their log
+  // number), and the ids given out so far (a record of an id at most that, but not live, is of
+  // a dropped family: skipped).
+  std::map<uint32_t, ColumnFamilyData*> replayed;
+  uint32_t max_family = 0;
+  {
+    MutexLock l(&mutex_);
+    for (const auto& [id, f] : versions_->families()) {
+      if (number >= f->log_number) replayed[id] = families_.at(id).get();
+    }
+    max_family = versions_->max_column_family();
+  }
   const std::string fname = LogFileName(dbname_, number);
   std::unique_ptr<SequentialFile> file;
   Status s = env_->NewSequentialFile(fname, &file);
@@ -415,10 +457,10 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
     size_t max_key = 0, max_value = 0;
     std::vector<uint32_t> families;
     WriteBatchInternal::CheckUpdates(&batch, &max_key, &max_value, &families);
-    if (!families.empty()) {
+    if (!families.empty() && families.back() > max_family) {
       s = Status::Corruption(fmt::format("record at offset {} updates column family {}, which "
-                                         "this database does not have",
-                                         reader.LastRecordOffset(), families.front()),
+                                         "this database never had",
+                                         reader.LastRecordOffset(), families.back()),
                              fname);
       if (options_.paranoid_checks) return s;
       Log(info_log_.get(), "WAL: skipped record of an unknown column family: {}", s.ToString());
@@ -438,20 +480,34 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
       continue;
     }
     *last_replayed = seq;
-    if (*mem == nullptr) {
-      // Replayed writes are no workload to adapt to (an adaptive family does not see them).
-      s = component_factory_->NewUnobservedComponent(ComponentContext(), mem);
-      if (!s.ok()) return s;
-    }
-    s = WriteBatchInternal::InsertInto(&batch, mem->get());
+    // Each update goes to the recovery component of its family, if this file is at or past
+    // the family's log number (else the family's SST files have it already) and the family is
+    // live; the others are passed over.
+    Status create;
+    s = WriteBatchInternal::InsertInto(&batch, [&](uint32_t id) -> MemoryComponent* {
+      auto it = replayed.find(id);
+      if (it == replayed.end()) return nullptr;
+      std::unique_ptr<MemoryComponent>& mem = (*mems)[id];
+      if (mem == nullptr && create.ok()) {
+        // Replayed writes are no workload to adapt to (an adaptive family does not see them).
+        create = it->second->component_factory->NewUnobservedComponent(ComponentContext(), &mem);
+      }
+      return mem.get();
+    });
+    if (s.ok()) s = create;
     if (!s.ok()) return s;
     records++;
     if (seq > *max_sequence) *max_sequence = seq;
-    if ((*mem)->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+    for (auto& [id, mem] : *mems) {
+      ColumnFamilyData* cfd = replayed.count(id) > 0 ? replayed.at(id) : nullptr;
+      if (mem == nullptr || cfd == nullptr ||
+          mem->ApproximateMemoryUsage() < cfd->options.write_buffer_size) {
+        continue;
+      }
       uint64_t bytes = 0;
-      s = WriteLevel0Table(mem->get(), options_.level0_compression, edit, &bytes);
+      s = WriteLevel0Table(cfd, mem.get(), cfd->options.level0_compression, &(*edits)[id], &bytes);
       if (!s.ok()) return s;
-      mem->reset();
+      mem.reset();
     }
   }
   s = reporter.EndOfFile(&stats_);
@@ -460,14 +516,14 @@ Status DBImpl::ReplayLogFile(uint64_t number, std::unique_ptr<MemoryComponent>* 
   return Status::OK();
 }
 
-Status DBImpl::WriteLevel0Table(MemoryComponent* mem, CompressionType compression,
-                                VersionEdit* edit, uint64_t* bytes) {
+Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemoryComponent* mem,
+                                CompressionType compression, VersionEdit* edit, uint64_t* bytes) {
   const uint64_t start = env_->NowMicros();
   // No more writes: let the component gather everything where its iterator reads (FloDB drains
   // its Membuffer). Without this the iterator may miss writes.
   mem->MarkImmutable();
   std::unique_ptr<InternalIterator> iter = mem->NewIterator();
-  MergeJobOptions job = NewMergeJobOptions();
+  MergeJobOptions job = NewMergeJobOptions(cfd);
   job.table_options.compression = compression;
   {
     epoch::Guard section;  // (no tombstone is added any more: the set is stable)
@@ -482,17 +538,18 @@ Status DBImpl::WriteLevel0Table(MemoryComponent* mem, CompressionType compressio
   DBStats::Add(&stats_.flushes, 1);
   DBStats::Add(&stats_.flush_bytes, result.bytes_written);
   DBStats::Add(&stats_.flush_micros, env_->NowMicros() - start);
-  Log(info_log_.get(), "flushed {} entries ({} dropped) to {} L0 file(s), {}",
-      result.entries_written, result.entries_dropped, result.outputs.size(),
+  Log(info_log_.get(), "flushed {} entries ({} dropped) to {} L0 file(s) of family {}, {}",
+      result.entries_written, result.entries_dropped, result.outputs.size(), cfd->name,
       HumanBytes(result.bytes_written));
   return Status::OK();
 }
 
-MergeJobOptions DBImpl::NewMergeJobOptions() {
+MergeJobOptions DBImpl::NewMergeJobOptions(const ColumnFamilyData* cfd) {
   MergeJobOptions job;
   job.dbname = dbname_;
   job.env = env_;
-  job.table_options = table_cache_->table_options();
+  // The family's format (block size, filter, compression) with the DB's cache and checks.
+  job.table_options = TableOptionsFor(cfd->options, block_cache_.get());
   job.table_cache = table_cache_.get();
   job.paranoid_checks = options_.paranoid_checks;
   job.new_file_number = [this] { return NewFileNumber(); };
@@ -503,9 +560,10 @@ MergeJobOptions DBImpl::NewMergeJobOptions() {
 // The analysis cannot tell this one method of the pt-guarded VersionSet from the others.
 uint64_t DBImpl::NewFileNumber() { return versions_->NewFileNumber(); }
 
-Status DBImpl::NewLoggedComponent(uint64_t first_log, std::shared_ptr<LoggedComponent>* result) {
+Status DBImpl::NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
+                                  std::shared_ptr<LoggedComponent>* result) {
   std::unique_ptr<MemoryComponent> rep;
-  Status s = component_factory_->NewComponent(ComponentContext(), &rep);
+  Status s = cfd->component_factory->NewComponent(ComponentContext(), &rep);
   if (!s.ok()) return s;
   *result = std::make_shared<LoggedComponent>(std::move(rep), first_log);
   return Status::OK();
@@ -555,21 +613,32 @@ Status DBImpl::Close() {
   Status result;
   if (opened_) {
     // Data written with disable_wal is in no WAL: flush it so a clean close loses nothing.
-    bool unlogged = false;
+    std::vector<ColumnFamilyData*> unlogged;
     {
       MutexLock l(&mutex_);
-      SuperVersion* sv = CurrentSuperVersion();
-      unlogged = sv->mem->has_unlogged_writes.load();
-      for (const auto& imm : sv->imms) unlogged = unlogged || imm->has_unlogged_writes.load();
+      for (ColumnFamilyData* cfd : LiveFamilies()) {
+        SuperVersion* sv = CurrentSuperVersion(cfd);
+        bool any = sv->mem->has_unlogged_writes.load();
+        for (const auto& imm : sv->imms) any = any || imm->has_unlogged_writes.load();
+        if (any) unlogged.push_back(cfd);
+      }
     }
-    if (unlogged && BackgroundError().ok()) {
-      Status s = SwitchMemoryComponent(nullptr, /*force=*/true);
-      if (s.ok()) s = WaitForFlushes(nullptr);
-      if (!s.ok()) result = s;
+    for (ColumnFamilyData* cfd : unlogged) {
+      if (!BackgroundError().ok()) break;
+      Status s = SwitchMemoryComponent(cfd, nullptr, /*force=*/true);
+      if (s.ok()) s = WaitForFlushes(cfd, nullptr);
+      if (!s.ok() && result.ok()) result = s;
     }
   }
   StopBackgroundThreads();
-  SuperVersion* sv = super_version_.exchange(nullptr, std::memory_order_acq_rel);
+  std::vector<SuperVersion*> svs;
+  {
+    MutexLock l(&mutex_);
+    for (const auto& [id, cfd] : families_) {
+      svs.push_back(cfd->super_version.exchange(nullptr, std::memory_order_acq_rel));
+    }
+  }
+  FamilyTable* table = family_table_.exchange(nullptr, std::memory_order_acq_rel);
   WalSet* wals = wal_set_.exchange(nullptr, std::memory_order_acq_rel);
   if (wals != nullptr) {
     // Make every acknowledged write durable, even those written with sync=false: in the
@@ -591,12 +660,17 @@ Status DBImpl::Close() {
   }
   // The versions and components going away now still name live files: keep them.
   file_registry_->Disable();
-  if (sv != nullptr) epoch::RetireDelete(sv);
+  for (SuperVersion* sv : svs) {
+    if (sv != nullptr) epoch::RetireDelete(sv);
+  }
   if (wals != nullptr) epoch::RetireDelete(wals);
+  if (table != nullptr) epoch::RetireDelete(table);
   epoch::DrainAll();
   {
     MutexLock l(&mutex_);
     versions_.reset();
+    // (families_ stay until the DB is destroyed: handles point at them.)
+    for (const auto& [id, cfd] : families_) cfd->versions = nullptr;
   }
   table_cache_.reset();
   block_cache_.reset();

@@ -21,9 +21,11 @@ double Seconds(uint64_t micros) { return static_cast<double>(micros) / 1e6; }
 
 }  // namespace
 
-bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+bool DBImpl::GetProperty(ColumnFamilyHandle* family, const Slice& property, std::string* value) {
   value->clear();
   if (closed_.load(std::memory_order_acquire)) return false;
+  ColumnFamilyData* cfd = nullptr;
+  if (!FamilyOf(family, "GetProperty", &cfd).ok()) return false;
   const Slice prefix("sluice.");
   if (!property.starts_with(prefix)) return false;
   Slice name = property;
@@ -38,13 +40,13 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
       return false;
     }
     const int level = std::stoi(digits);
-    if (level >= options_.num_levels) return false;
+    if (level >= cfd->options.num_levels) return false;
     MutexLock l(&mutex_);
-    *value = std::to_string(versions_->current()->NumFiles(level));
+    *value = std::to_string(CurrentSuperVersion(cfd)->version->NumFiles(level));
     return true;
   }
   if (name == Slice("memory-usage")) {
-    *value = std::to_string(MemoryUsage());
+    *value = std::to_string(MemoryUsage(cfd));
     return true;
   }
   // RocksDB's names: what a caller polls to wait until background work has settled.
@@ -52,12 +54,16 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
       name == Slice("num-running-flushes") || name == Slice("mem-table-flush-pending")) {
     MutexLock l(&mutex_);
     uint64_t n = 0;
-    if (name == Slice("compaction-pending")) n = versions_->NeedsCompaction() ? 1 : 0;
+    if (name == Slice("compaction-pending")) {
+      n = cfd->versions != nullptr && cfd->versions->NeedsCompaction() ? 1 : 0;
+    }
     if (name == Slice("num-running-compactions")) {
       n = static_cast<uint64_t>(compactions_running_ + manual_compactions_);
     }
     if (name == Slice("num-running-flushes")) n = flush_running_ ? 1 : 0;
-    if (name == Slice("mem-table-flush-pending")) n = CurrentSuperVersion()->imms.empty() ? 0 : 1;
+    if (name == Slice("mem-table-flush-pending")) {
+      n = CurrentSuperVersion(cfd)->imms.empty() ? 0 : 1;
+    }
     *value = std::to_string(n);
     return true;
   }
@@ -76,31 +82,31 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   }
   if (name == Slice("sstables")) {
     MutexLock l(&mutex_);
-    *value = versions_->current()->DebugString();
+    *value = CurrentSuperVersion(cfd)->version->DebugString();
     return true;
   }
   // The memory component family's own: "sluice.flodb-stats", "sluice.memtable-choices".
-  if (component_factory_->GetProperty(property, value)) return true;
+  if (cfd->component_factory->GetProperty(property, value)) return true;
   if (name == Slice("io-counters")) {
     *value = IoCountersString();
     return true;
   }
   if (name == Slice("stats")) {
-    *value = StatsString();
+    *value = StatsString(cfd);
     return true;
   }
   if (name == Slice("stats-json")) {
-    *value = StatsJson().dump();
+    *value = StatsJson(cfd).dump();
     return true;
   }
   if (name == Slice("estimate-num-keys")) {
-    *value = std::to_string(EstimateNumKeys());
+    *value = std::to_string(EstimateNumKeys(cfd));
     return true;
   }
   return false;
 }
 
-uint64_t DBImpl::EstimateNumKeys() {
+uint64_t DBImpl::EstimateNumKeys(ColumnFamilyData* cfd) {
   // Every entry of a memory component counts as a key; in SST files a deletion counts -2 (it
   // removes itself and, usually, a version it shadows in a lower level). Exact after a full
   // compaction with no writes since; overwritten keys not yet compacted are counted once per
@@ -110,8 +116,8 @@ uint64_t DBImpl::EstimateNumKeys() {
   {
     // The version is immutable and kept alive by v: only taking it needs the mutex.
     MutexLock l(&mutex_);
-    v = versions_->current();
-    SuperVersion* sv = CurrentSuperVersion();
+    SuperVersion* sv = CurrentSuperVersion(cfd);
+    v = sv->version;
     n = static_cast<int64_t>(sv->mem->component->NumEntries());
     for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->component->NumEntries());
   }
@@ -140,25 +146,32 @@ std::string DBImpl::IoCountersString() {
       DBStats::Get(stats_.wal_bytes_written), DBStats::Get(stats_.user_bytes_written));
 }
 
-nlohmann::ordered_json DBImpl::StatsJson() {
+nlohmann::ordered_json DBImpl::StatsJson(ColumnFamilyData* cfd) {
   using Json = nlohmann::ordered_json;
   Json j;
   MutexLock l(&mutex_);
-  std::shared_ptr<const Version> v = versions_->current();
-  SuperVersion* sv = CurrentSuperVersion();
+  SuperVersion* sv = CurrentSuperVersion(cfd);
+  std::shared_ptr<const Version> v = sv->version;
+  const CompactionPicker& picker =
+      cfd->versions != nullptr ? cfd->versions->picker : versions_->default_family()->picker;
   j["db"] = dbname_;
+  if (cfd != default_cfd_) j["column_family"] = cfd->name;
 
+  // The files and sizes are the family's; the compaction counters the database's (every
+  // family's summed).
   Json levels = Json::array();
   uint64_t compaction_written = 0, compactions = 0;
-  for (int level = 0; level < v->num_levels(); level++) {
-    const LevelCompactionStats& ls = stats_.levels[static_cast<size_t>(level)];
+  for (const LevelCompactionStats& ls : stats_.levels) {
     compaction_written += ls.bytes_written;
     compactions += ls.compactions;
+  }
+  for (int level = 0; level < v->num_levels(); level++) {
+    const LevelCompactionStats& ls = stats_.levels[static_cast<size_t>(level)];
     levels.push_back({
         {"level", level},
         {"files", v->NumFiles(level)},
         {"bytes", v->NumLevelBytes(level)},
-        {"score", level + 1 < v->num_levels() ? versions_->picker().LevelScore(*v, level) : 0.0},
+        {"score", level + 1 < v->num_levels() ? picker.LevelScore(*v, level) : 0.0},
         {"compactions", ls.compactions},
         {"compaction_bytes_read", ls.bytes_read},
         {"compaction_bytes_written", ls.bytes_written},
@@ -225,8 +238,8 @@ nlohmann::ordered_json DBImpl::StatsJson() {
   return j;
 }
 
-std::string DBImpl::StatsString() {
-  const nlohmann::ordered_json j = StatsJson();
+std::string DBImpl::StatsString(ColumnFamilyData* cfd) {
+  const nlohmann::ordered_json j = StatsJson(cfd);
   auto u64 = [](const nlohmann::ordered_json& v) { return v.get<uint64_t>(); };
   auto bytes = [&](const nlohmann::ordered_json& v) { return HumanBytes(u64(v)); };
   std::string r;

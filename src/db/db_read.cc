@@ -16,14 +16,18 @@
 
 namespace sluice {
 
-Status DBImpl::Get(const ReadOptions& options, const Slice& key, std::string* value) {
+Status DBImpl::Get(const ReadOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                   std::string* value) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(family, "Get", &cfd);
+  if (!s.ok()) return s;
   DBStats::Add(&stats_.gets, 1);
   epoch::Guard guard;
-  Status s = GetFromSuperVersion(super_version_.load(std::memory_order_acquire), options, key,
-                                 value, nullptr);
+  s = GetFromSuperVersion(cfd->super_version.load(std::memory_order_acquire), options, key, value,
+                          nullptr);
   if (s.ok()) DBStats::Add(&stats_.get_hits, 1);
   return s;
 }
@@ -262,12 +266,16 @@ Status DBImpl::NewRangeDelCheck(SuperVersion* sv, SequenceNumber seq,
   return s;
 }
 
-std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
+std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options,
+                                              ColumnFamilyHandle* family) {
   if (closed_.load(std::memory_order_acquire)) {
     return std::make_unique<ErrorIterator>(Status::InvalidArgument(dbname_, "database is closed"));
   }
+  ColumnFamilyData* cfd = nullptr;
+  Status family_status = FamilyOf(family, "NewIterator", &cfd);
+  if (!family_status.ok()) return std::make_unique<ErrorIterator>(family_status);
   epoch::Guard guard;
-  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+  SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
   const bool in_place = sv->mem->component->ReplacesInPlace();
   SequenceNumber seq;
   const Snapshot* registration = nullptr;
@@ -301,10 +309,10 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options) {
   return std::make_unique<RegisteredIterator>(std::move(it), &snapshots_, registration);
 }
 
-Status DBImpl::ScanWithIterator(const ReadOptions& options, const Slice& start, const Slice& end,
-                                size_t limit,
+Status DBImpl::ScanWithIterator(const ReadOptions& options, ColumnFamilyHandle* family,
+                                const Slice& start, const Slice& end, size_t limit,
                                 std::vector<std::pair<std::string, std::string>>* result) {
-  std::unique_ptr<Iterator> it = NewIterator(options);
+  std::unique_ptr<Iterator> it = NewIterator(options, family);
   for (it->Seek(start); it->Valid() && result->size() < limit; it->Next()) {
     if (!end.empty() && it->key().compare(end) >= 0) break;
     result->emplace_back(it->key().ToString(), it->value().ToString());
@@ -312,12 +320,15 @@ Status DBImpl::ScanWithIterator(const ReadOptions& options, const Slice& start, 
   return it->status();
 }
 
-Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
-                    const Slice& scan_end, size_t limit,
+Status DBImpl::Scan(const ReadOptions& bounded_options, ColumnFamilyHandle* family,
+                    const Slice& scan_start, const Slice& scan_end, size_t limit,
                     std::vector<std::pair<std::string, std::string>>* result) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
+  ColumnFamilyData* cfd = nullptr;
+  Status family_status = FamilyOf(family, "Scan", &cfd);
+  if (!family_status.ok()) return family_status;
   if (limit == 0) return Status::OK();
   // The iterate bounds narrow [start, end) here, once, so that the restart check below judges
   // exactly the range read (a newer version beyond a tighter bound must not cause a restart).
@@ -338,28 +349,30 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
   bool in_place;
   {
     epoch::Guard guard;
-    in_place = super_version_.load(std::memory_order_acquire)->mem->component->ReplacesInPlace();
+    in_place =
+        cfd->super_version.load(std::memory_order_acquire)->mem->component->ReplacesInPlace();
   }
   if (!in_place || options.snapshot != nullptr) {
-    return ScanWithIterator(options, start, end, cap, result);
+    return ScanWithIterator(options, family, start, end, cap, result);
   }
-  component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kStarted);
+  MemoryComponentFactory* factory = cfd->component_factory.get();
+  factory->RecordScanEvent(MemoryComponentFactory::ScanEvent::kStarted);
   // FloDB's scan (Algorithm 3): drain, take the sequence number, read; restart if a version
   // newer than it shows up in the range read (an in-place update may have replaced one the
   // scan needs); after too many restarts, fall back to a registered scan, which cannot be
   // invalidated.
   for (int restarts = 0;; restarts++) {
-    if (restarts > options_.flodb_scan_max_restarts) {
-      component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kFellBack);
+    if (restarts > cfd->options.flodb_scan_max_restarts) {
+      factory->RecordScanEvent(MemoryComponentFactory::ScanEvent::kFellBack);
       result->resize(base);
-      return ScanWithIterator(options, start, end, cap, result);
+      return ScanWithIterator(options, family, start, end, cap, result);
     }
     std::string newer_key;
     bool newer_seen = false;
     std::unique_ptr<Iterator> it;
     {
       epoch::Guard guard;
-      SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+      SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
       const SequenceNumber seq = PrepareScan(sv, /*allow_piggyback=*/true);
       std::unique_ptr<RangeDelCheck> range_dels;
       Status s = NewRangeDelCheck(sv, seq, &range_dels);
@@ -385,19 +398,15 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, const Slice& scan_start,
                              (exhausted ? (end.empty() || Slice(newer_key).compare(end) < 0)
                                         : Slice(newer_key).compare(result->back().first) <= 0);
     if (!invalidated) return Status::OK();
-    component_factory_->RecordScanEvent(MemoryComponentFactory::ScanEvent::kRestarted);
+    factory->RecordScanEvent(MemoryComponentFactory::ScanEvent::kRestarted);
     result->resize(base);
   }
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
   if (closed_.load(std::memory_order_acquire)) return nullptr;
-  bool in_place;
-  {
-    epoch::Guard guard;
-    in_place = super_version_.load(std::memory_order_acquire)->mem->component->ReplacesInPlace();
-  }
-  if (in_place) {
+  // Any family's in-place replacement needs the registration: a snapshot covers them all.
+  if (AnyFamilyReplacesInPlace()) {
     // Linearizable, and registered before its sequence number is chosen (see SnapshotList).
     return snapshots_.CreateProtected([this] { return oracle_.SnapshotSequence(true); });
   }
@@ -407,11 +416,21 @@ const Snapshot* DBImpl::GetSnapshot() {
 
 void DBImpl::ReleaseSnapshot(const Snapshot* snapshot) { snapshots_.Release(snapshot); }
 
-uint64_t DBImpl::MemoryUsage() {
+uint64_t DBImpl::MemoryUsage(ColumnFamilyData* cfd) {
+  std::vector<ColumnFamilyData*> families;
+  if (cfd != nullptr) {
+    families.push_back(cfd);
+  } else {
+    MutexLock l(&mutex_);
+    families = LiveFamilies();
+  }
   epoch::Guard guard;
-  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
-  uint64_t total = sv->mem->component->ApproximateMemoryUsage();
-  for (const auto& imm : sv->imms) total += imm->component->ApproximateMemoryUsage();
+  uint64_t total = 0;
+  for (ColumnFamilyData* f : families) {
+    SuperVersion* sv = f->super_version.load(std::memory_order_acquire);
+    total += sv->mem->component->ApproximateMemoryUsage();
+    for (const auto& imm : sv->imms) total += imm->component->ApproximateMemoryUsage();
+  }
   return total;
 }
 

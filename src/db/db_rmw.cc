@@ -54,11 +54,15 @@
 
 namespace sluice {
 
-Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const ModifyDecision& decide,
-                      std::string* final_value) {
+Status DBImpl::Modify(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                      const ModifyDecision& decide, std::string* final_value) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
+  ColumnFamilyData* cfd = nullptr;
+  Status family_status = FamilyOf(family, "read-modify-write", &cfd);
+  if (!family_status.ok()) return family_status;
+  ColumnFamilyHandle* encode_as = cfd == default_cfd_ ? nullptr : &cfd->handle;
   if (key.size() > options_.max_key_size) {
     return Status::InvalidArgument(fmt::format("key of {} bytes exceeds Options::max_key_size ({})",
                                                key.size(), options_.max_key_size));
@@ -77,8 +81,8 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     SequenceNumber skipped_batch = 0;
     {
       epoch::Guard guard;
-      s = GetFromSuperVersion(super_version_.load(std::memory_order_acquire), ReadOptions(), key,
-                              &current, &skipped_batch);
+      s = GetFromSuperVersion(cfd->super_version.load(std::memory_order_acquire), ReadOptions(),
+                              key, &current, &skipped_batch);
     }
     if (!s.ok() && !s.IsNotFound()) return s;
     if (skipped_batch != 0) {
@@ -118,14 +122,15 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
     }
     WriteBatch batch;
     if (action == ModifyAction::kPut) {
-      batch.Put(key, value);
+      batch.Put(encode_as, key, value);
     } else {
-      batch.Delete(key);
+      batch.Delete(encode_as, key);
     }
 
     // Step 3: sequence number and WAL reservation on the current mutable component.
     ReservedWrite w;
     w.key_tag = key_tag;
+    w.families = std::span<ColumnFamilyData* const>(&cfd, 1);
     bool retry = false;
     s = ReserveOnCurrent(options, &batch, &w, &retry, &delayed);
     if (!s.ok()) return s;
@@ -154,12 +159,12 @@ Status DBImpl::Modify(const WriteOptions& options, const Slice& key, const Modif
   }
 }
 
-Status DBImpl::ReadModifyWrite(const WriteOptions& options, const Slice& key,
-                               const ModifyFunction& fn, std::string* result) {
+Status DBImpl::ReadModifyWrite(const WriteOptions& options, ColumnFamilyHandle* family,
+                               const Slice& key, const ModifyFunction& fn, std::string* result) {
   if (!fn) return Status::InvalidArgument("ReadModifyWrite: the function is empty");
   std::string scratch;
   return Modify(
-      options, key,
+      options, family, key,
       [&](const std::string* current, ModifyAction* action, std::string* value) {
         std::optional<std::string> next = fn(current);
         if (!next.has_value()) {
@@ -173,12 +178,12 @@ Status DBImpl::ReadModifyWrite(const WriteOptions& options, const Slice& key,
       result != nullptr ? result : &scratch);
 }
 
-Status DBImpl::PutIfAbsent(const WriteOptions& options, const Slice& key, const Slice& value,
-                           bool* inserted) {
+Status DBImpl::PutIfAbsent(const WriteOptions& options, ColumnFamilyHandle* family,
+                           const Slice& key, const Slice& value, bool* inserted) {
   bool did = false;
   std::string final_value;
   Status s = Modify(
-      options, key,
+      options, family, key,
       [&](const std::string* current, ModifyAction* action, std::string* next) {
         did = current == nullptr;
         if (did) {
@@ -192,12 +197,13 @@ Status DBImpl::PutIfAbsent(const WriteOptions& options, const Slice& key, const 
   return s;
 }
 
-Status DBImpl::CompareAndSwap(const WriteOptions& options, const Slice& key,
-                              const std::string* expected, const Slice& desired, bool* swapped) {
+Status DBImpl::CompareAndSwap(const WriteOptions& options, ColumnFamilyHandle* family,
+                              const Slice& key, const std::string* expected, const Slice& desired,
+                              bool* swapped) {
   bool did = false;
   std::string final_value;
   Status s = Modify(
-      options, key,
+      options, family, key,
       [&](const std::string* current, ModifyAction* action, std::string* next) {
         did =
             expected == nullptr ? current == nullptr : current != nullptr && *current == *expected;
@@ -212,12 +218,12 @@ Status DBImpl::CompareAndSwap(const WriteOptions& options, const Slice& key,
   return s;
 }
 
-Status DBImpl::Increment(const WriteOptions& options, const Slice& key, int64_t delta,
-                         int64_t* result) {
+Status DBImpl::Increment(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                         int64_t delta, int64_t* result) {
   uint64_t sum = 0;
   std::string final_value;
   Status s = Modify(
-      options, key,
+      options, family, key,
       [&](const std::string* current, ModifyAction* action, std::string* next) {
         uint64_t base = 0;
         if (current != nullptr) {

@@ -46,7 +46,14 @@ struct DBStats {
   std::atomic<uint64_t> split_compaction_ranges{0};  // the ranges those were split into
   std::atomic<uint64_t> recovered_torn_bytes{0};
   std::atomic<uint64_t> recovered_skipped_records{0};
-  std::vector<LevelCompactionStats> levels;  // guarded by the DB mutex
+  std::vector<LevelCompactionStats> levels;  // guarded by the DB mutex; every family's summed
+
+  // Makes room for the levels of a family with num_levels levels. REQUIRES: the DB mutex.
+  void EnsureLevels(int num_levels) {
+    if (levels.size() < static_cast<size_t>(num_levels)) {
+      levels.resize(static_cast<size_t>(num_levels));
+    }
+  }
 
   static void Add(std::atomic<uint64_t>* counter, uint64_t n) {
     counter->fetch_add(n, std::memory_order_relaxed);

@@ -66,12 +66,13 @@ thread_local bool ThreadBatch::in_use_ = false;
 
 }  // namespace
 
-Status DBImpl::Put(const WriteOptions& options, const Slice& key, const Slice& value) {
-  return WriteSingle(options, {kTypeValue, key, value});
+Status DBImpl::Put(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key,
+                   const Slice& value) {
+  return WriteSingle(options, family, {kTypeValue, key, value});
 }
 
-Status DBImpl::Delete(const WriteOptions& options, const Slice& key) {
-  return WriteSingle(options, {kTypeDeletion, key, Slice()});
+Status DBImpl::Delete(const WriteOptions& options, ColumnFamilyHandle* family, const Slice& key) {
+  return WriteSingle(options, family, {kTypeDeletion, key, Slice()});
 }
 
 Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* family,
@@ -79,51 +80,66 @@ Status DBImpl::DeleteRange(const WriteOptions& options, ColumnFamilyHandle* fami
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
-  if (family != &default_family_) {
-    return Status::InvalidArgument("DeleteRange: unknown column family handle");
-  }
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(family, "DeleteRange", &cfd);
+  if (!s.ok()) return s;
   if (begin.compare(end) > 0) {
     return Status::InvalidArgument(fmt::format(
         "DeleteRange: begin ({} bytes) is after end ({} bytes)", begin.size(), end.size()));
   }
   if (begin == end) return Status::OK();  // an empty range deletes nothing
-  Status s = ValidateSizes(std::max(begin.size(), end.size()), 0);
+  s = ValidateSizes(std::max(begin.size(), end.size()), 0);
   if (!s.ok()) return s;
   WriteBatch batch;
-  batch.DeleteRange(begin, end);
-  return WriteImpl(options, &batch);
+  batch.DeleteRange(&cfd->handle, begin, end);
+  return WriteImpl(options, &batch, std::span<ColumnFamilyData* const>(&cfd, 1));
 }
 
-Status DBImpl::WriteSingle(const WriteOptions& options, const SingleUpdate& update) {
+Status DBImpl::WriteSingle(const WriteOptions& options, ColumnFamilyHandle* family,
+                           const SingleUpdate& update) {
   if (closed_.load(std::memory_order_acquire)) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
-  Status s = ValidateSizes(update.key.size(), update.value.size());
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(family, update.type == kTypeValue ? "Put" : "Delete", &cfd);
+  if (!s.ok()) return s;
+  s = ValidateSizes(update.key.size(), update.value.size());
   if (!s.ok()) return s;
   ThreadBatch batch;
+  // (The default family's records carry no family id: no handle needed to encode them.)
+  ColumnFamilyHandle* encode_as = cfd == default_cfd_ ? nullptr : &cfd->handle;
   if (options.disable_wal) {
     // No log record is written, and the update goes to the component from `update`: the
     // batch carries only its header (the count, and the sequence number it is given).
     WriteBatchInternal::SetCount(batch.get(), 1);
   } else if (update.type == kTypeValue) {
-    batch.get()->Put(update.key, update.value);
+    batch.get()->Put(encode_as, update.key, update.value);
   } else {
-    batch.get()->Delete(update.key);
+    batch.get()->Delete(encode_as, update.key);
   }
-  return WriteImpl(options, batch.get(), &update);
+  return WriteImpl(options, batch.get(), std::span<ColumnFamilyData* const>(&cfd, 1), &update);
 }
 
-Status DBImpl::ValidateBatch(WriteBatch* batch) const {
+Status DBImpl::ValidateBatch(WriteBatch* batch, std::vector<ColumnFamilyData*>* families) const {
   size_t max_key = 0, max_value = 0;
-  std::vector<uint32_t> families;
-  Status s = WriteBatchInternal::CheckUpdates(batch, &max_key, &max_value, &families);
-  if (s.ok() && !families.empty()) {
-    return Status::InvalidArgument(
-        fmt::format("WriteBatch: unknown column family {} (this database has only the default "
-                    "one)",
-                    families.front()));
+  std::vector<uint32_t> ids;
+  Status s = WriteBatchInternal::CheckUpdates(batch, &max_key, &max_value, &ids);
+  if (!s.ok()) return s;
+  s = ValidateSizes(max_key, max_value);
+  if (!s.ok()) return s;
+  families->clear();
+  epoch::Guard guard;  // the table; the families it names live as long as the DB
+  const FamilyTable* table = family_table_.load(std::memory_order_acquire);
+  for (uint32_t id : ids) {
+    ColumnFamilyData* cfd = table->Find(id);
+    if (cfd == nullptr) {
+      return Status::InvalidArgument(fmt::format(
+          "WriteBatch: column family {} does not exist in {} (dropped, or of another database)", id,
+          dbname_));
+    }
+    families->push_back(cfd);
   }
-  return s.ok() ? ValidateSizes(max_key, max_value) : s;
+  return Status::OK();
 }
 
 Status DBImpl::ValidateSizes(size_t max_key, size_t max_value) const {
@@ -144,9 +160,10 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* batch) {
     return Status::InvalidArgument(dbname_, "database is closed");
   }
   if (batch == nullptr || batch->Count() == 0) return Status::OK();
-  Status s = ValidateBatch(batch);
+  std::vector<ColumnFamilyData*> families;
+  Status s = ValidateBatch(batch, &families);
   if (!s.ok()) return s;
-  return WriteImpl(options, batch);
+  return WriteImpl(options, batch, families);
 }
 
 Status DBImpl::BackgroundError() {
@@ -195,7 +212,8 @@ Status DBImpl::WaitForRoom(uint64_t bytes, bool* delayed) {
 }
 
 Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
-                         const SingleUpdate* single) {
+                         std::span<ColumnFamilyData* const> families, const SingleUpdate* single) {
+  assert(!families.empty());
   const uint32_t count = WriteBatchInternal::Count(batch);
   bool delayed = false;
   for (;;) {
@@ -204,6 +222,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
 
     ReservedWrite w;
     w.single = single;
+    w.families = families;
     bool retry = false;
     s = ReserveOnCurrent(options, batch, &w, &retry, &delayed);
     if (!s.ok()) return s;
@@ -222,10 +241,10 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
   }
 }
 
-bool DBImpl::IsFull(const MemoryComponent& component) const {
+bool DBImpl::IsFull(const ColumnFamilyData& cfd, const MemoryComponent& component) const {
   // A component that holds nothing is never switched out, even if its empty structure alone
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
-  return (component.ApproximateMemoryUsage() >= options_.write_buffer_size ||
+  return (component.ApproximateMemoryUsage() >= cfd.options.write_buffer_size ||
           component.WantsEarlySwitch()) &&
          component.HoldsData();
 }
@@ -240,7 +259,8 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   // The WalSet first, then the SuperVersion (the order wal_set.h relies on: a switch installs
   // them the other way round).
   WalSet* wals = wal_set_.load(std::memory_order_acquire);
-  SuperVersion* sv = super_version_.load(std::memory_order_acquire);
+  ColumnFamilyData* cfd = w->families[0];
+  SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
   const WriteController::State stall = write_controller_.state();
   if (stall == WriteController::State::kStopped ||
       (stall == WriteController::State::kDelayed && !*delayed)) {
@@ -249,13 +269,21 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
     *retry = s.ok();
     return s;
   }
-  if (IsFull(*sv->mem->component)) {
-    // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
-    const LoggedComponent* full = sv->mem.get();
-    section.Leave();
-    Status s = SwitchMemoryComponent(full, /*force=*/false);
-    *retry = s.ok();
-    return s;
+  // A batch across families also needs each other family's SuperVersion (loaded, like the
+  // first, after the WalSet); a full component in any of them is switched first.
+  w->more_svs.clear();
+  for (size_t i = 0; i < w->families.size(); i++) {
+    ColumnFamilyData* f = w->families[i];
+    SuperVersion* fsv = i == 0 ? sv : f->super_version.load(std::memory_order_acquire);
+    if (i > 0) w->more_svs.push_back(fsv);
+    if (IsFull(*f, *fsv->mem->component)) {
+      // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
+      const LoggedComponent* full = fsv->mem.get();
+      section.Leave();
+      Status s = SwitchMemoryComponent(f, full, /*force=*/false);
+      *retry = s.ok();
+      return s;
+    }
   }
   // The component's first cache miss starts now and overlaps the sequence number's.
   if (w->single != nullptr) sv->mem->component->PrefetchForAdd(w->single->key);
@@ -347,9 +375,13 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   const bool sync = options.sync && !WriteBatchInternal::IsAborted(batch);
   if (options.disable_wal) {
     // Stored once: every writer reads this cache line (the component and its log).
-    if (!mem->has_unlogged_writes.load(std::memory_order_relaxed)) {
-      mem->has_unlogged_writes.store(true, std::memory_order_relaxed);
-    }
+    auto mark = [](LoggedComponent* m) {
+      if (!m->has_unlogged_writes.load(std::memory_order_relaxed)) {
+        m->has_unlogged_writes.store(true, std::memory_order_relaxed);
+      }
+    };
+    mark(mem);
+    for (SuperVersion* other : w->more_svs) mark(other->mem.get());
   } else {
     // A synced write makes every earlier write durable, including those in older WAL files
     // that still hold writes of components not flushed yet (usually synced already: no I/O
@@ -379,7 +411,15 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   Status s;
   if (w->single == nullptr) {
     assert(WriteBatchInternal::ByteSize(batch) > WriteBatchInternal::kHeader);
-    s = WriteBatchInternal::InsertInto(batch, mem->component.get());
+    s = WriteBatchInternal::InsertInto(batch, [w](uint32_t id) -> MemoryComponent* {
+      for (size_t i = 0; i < w->families.size(); i++) {
+        if (w->families[i]->id == id) {
+          return (i == 0 ? w->sv : w->more_svs[i - 1])->mem->component.get();
+        }
+      }
+      assert(false);  // ValidateBatch found every family of the batch
+      return nullptr;
+    });
   } else if (!WriteBatchInternal::IsAborted(batch)) {
     mem->component->Add(w->seq, w->single->type, w->single->key, w->single->value);
   }
@@ -424,27 +464,34 @@ Status DBImpl::SyncWAL() {
   return s;
 }
 
-Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
+Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full,
+                                     bool force) {
   MutexLock switch_lock(&switch_mu_);
   std::shared_ptr<LoggedComponent> old;
   std::shared_ptr<WalFile> old_wal;  // switch_mu_ keeps it current until the install below
   {
     MutexLock l(&mutex_);
-    SuperVersion* sv = CurrentSuperVersion();
+    // A writer that passed the dropped check just before the drop ends here.
+    auto dropped = [cfd] {
+      return Status::InvalidArgument(fmt::format("column family \"{}\" was dropped", cfd->name));
+    };
+    if (cfd->dropped.load()) return dropped();
+    SuperVersion* sv = CurrentSuperVersion(cfd);
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
     const MemoryComponent& current = *sv->mem->component;
-    if (!(force ? current.HoldsData() : IsFull(current))) return Status::OK();
+    if (!(force ? current.HoldsData() : IsFull(*cfd, current))) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
-    auto too_many = [this]() REQUIRES(mutex_) {
-      return static_cast<int>(CurrentSuperVersion()->imms.size()) + 1 >=
-             options_.max_write_buffer_number;
+    auto too_many = [this, cfd]() REQUIRES(mutex_) {
+      return static_cast<int>(CurrentSuperVersion(cfd)->imms.size()) + 1 >=
+             cfd->options.max_write_buffer_number;
     };
     if (too_many()) {
       Status s = WaitWhileStalled(too_many, &stats_.memtable_waits, &stats_.memtable_wait_micros,
                                   /*closing_ok=*/force);
       if (!s.ok()) return s;
     }
-    old = CurrentSuperVersion()->mem;
+    if (cfd->dropped.load()) return dropped();
+    old = CurrentSuperVersion(cfd)->mem;
     old_wal = CurrentWalSet()->current;
   }
   // Create the next WAL file and component outside mutex_ (file creation is I/O). Writers that
@@ -452,7 +499,7 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   std::shared_ptr<WalFile> fresh_wal;
   std::shared_ptr<LoggedComponent> fresh;
   Status s = NewWalFile(&fresh_wal);
-  if (s.ok()) s = NewLoggedComponent(fresh_wal->number, &fresh);
+  if (s.ok()) s = NewLoggedComponent(cfd, fresh_wal->number, &fresh);
   if (!s.ok()) {
     MutexLock l(&mutex_);
     SetBackgroundError(s);
@@ -462,13 +509,14 @@ Status DBImpl::SwitchMemoryComponent(const LoggedComponent* full, bool force) {
   // any the new component will see.
   old_wal->log->Seal();
   MutexLock l(&mutex_);
-  SuperVersion* sv = CurrentSuperVersion();
+  SuperVersion* sv = CurrentSuperVersion(cfd);
   std::vector<std::shared_ptr<LoggedComponent>> imms;
   imms.reserve(sv->imms.size() + 1);
   imms.push_back(old);
   imms.insert(imms.end(), sv->imms.begin(), sv->imms.end());
-  // The SuperVersion first, then the WalSet (see wal_set.h).
-  InstallSuperVersion(fresh, std::move(imms), sv->version);
+  // The SuperVersion first, then the WalSet (see wal_set.h). (A family dropped meanwhile gets
+  // it too: harmless, its writes go nowhere.)
+  InstallSuperVersion(cfd, fresh, std::move(imms), sv->version);
   std::vector<std::shared_ptr<WalFile>> older = CurrentWalSet()->older;
   older.push_back(std::move(old_wal));
   InstallWalSet(std::move(fresh_wal), std::move(older));

@@ -193,10 +193,7 @@ Status WriteBatchInternal::SetContents(WriteBatch* b, const Slice& contents) {
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b, MemoryComponent* mem) {
-  return InsertInto(b, [mem](uint32_t family) {
-    assert(family == 0);
-    return family == 0 ? mem : nullptr;
-  });
+  return InsertInto(b, [mem](uint32_t family) { return family == 0 ? mem : nullptr; });
 }
 
 Status WriteBatchInternal::InsertInto(const WriteBatch* b,
@@ -204,14 +201,15 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b,
   if (IsAborted(b)) return Status::OK();
   const SequenceNumber seq = Sequence(b);
   auto add_range = [&](const Update& u) {
-    if (u.key.compare(u.value) < 0) mem(u.family)->range_tombstones().Add(u.key, u.value, seq);
+    MemoryComponent* m = u.key.compare(u.value) < 0 ? mem(u.family) : nullptr;
+    if (m != nullptr) m->range_tombstones().Add(u.key, u.value, seq);
   };
   if (Count(b) == 1) {  // the common single Put/Delete: no copy, no sort
     return ForEachUpdate(b->rep_, [&](const Update& u) {
       if (u.type == kTypeRangeDeletion) {
         add_range(u);
-      } else {
-        mem(u.family)->Add(seq, u.type, u.key, u.value);
+      } else if (MemoryComponent* m = mem(u.family)) {
+        m->Add(seq, u.type, u.key, u.value);
       }
     });
   }
@@ -259,7 +257,15 @@ Status WriteBatchInternal::InsertInto(const WriteBatch* b,
   // Readers skip a multi-update batch's versions until it is complete (see SequenceOracle), so
   // the versions it replaces must stay readable; the same test as the write path's.
   const bool keep_older = Count(b) > 1;
-  for (const Update& u : updates) mem(u.family)->Add(seq, u.type, u.key, u.value, keep_older);
+  MemoryComponent* m = nullptr;
+  uint32_t m_family = UINT32_MAX;
+  for (const Update& u : updates) {  // sorted by family: one lookup per family
+    if (u.family != m_family) {
+      m = mem(u.family);
+      m_family = u.family;
+    }
+    if (m != nullptr) m->Add(seq, u.type, u.key, u.value, keep_older);
+  }
   return Status::OK();
 }
 
@@ -288,17 +294,16 @@ bool WriteBatchInternal::SingleKey(const WriteBatch* b, Slice* key) {
 }
 
 Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value,
-                                        std::vector<uint32_t>* other_families) {
+                                        std::vector<uint32_t>* families) {
   *max_key = 0;
   *max_value = 0;
-  if (other_families != nullptr) other_families->clear();
+  if (families != nullptr) families->clear();
   Status s;
   uint32_t index = 0;
   ForEachUpdate(b->rep_, [&](const Update& u) {
-    if (u.family != 0 && other_families != nullptr &&
-        std::find(other_families->begin(), other_families->end(), u.family) ==
-            other_families->end()) {
-      other_families->push_back(u.family);
+    if (families != nullptr &&
+        std::find(families->begin(), families->end(), u.family) == families->end()) {
+      families->push_back(u.family);
     }
     *max_key = std::max(*max_key, u.key.size());
     if (u.type == kTypeRangeDeletion) {
@@ -312,7 +317,7 @@ Status WriteBatchInternal::CheckUpdates(const WriteBatch* b, size_t* max_key, si
     }
     index++;
   });
-  if (other_families != nullptr) std::sort(other_families->begin(), other_families->end());
+  if (families != nullptr) std::sort(families->begin(), families->end());
   return s;
 }
 

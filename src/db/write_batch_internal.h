@@ -50,10 +50,11 @@ class WriteBatchInternal {
   static Status SetContents(WriteBatch* b, const Slice& contents);
 
   // Adds every update to the component of its column family, mem(id), with the batch's sequence
-  // number (last update per key wins). mem must know every family of the batch.
+  // number (last update per key wins); an update whose family mem(id) answers nullptr for is
+  // passed over (recovery: a dropped family, or one whose SST files have it already).
   static Status InsertInto(const WriteBatch* b,
                            const std::function<MemoryComponent*(uint32_t family)>& mem);
-  // The same for a batch of the default family only.
+  // The same with mem for the default family (other families' updates passed over).
   static Status InsertInto(const WriteBatch* b, MemoryComponent* mem);
 
   // Calls fn(key) for every point update (a key updated twice is passed twice); range
@@ -63,11 +64,11 @@ class WriteBatchInternal {
   // The key of a batch of exactly one point update (false for other batches).
   static bool SingleKey(const WriteBatch* b, Slice* key);
 
-  // Largest key and value sizes in the batch (a range's ends count as keys), the column
-  // families it updates other than the default one (sorted, each once; may be null), and
-  // InvalidArgument if a range deletion's begin is after its end (for validation, one pass).
+  // Largest key and value sizes in the batch (a range's ends count as keys), the ids of the
+  // column families it updates (sorted, each once; may be null), and InvalidArgument if a range
+  // deletion's begin is after its end (for validation, one pass).
   static Status CheckUpdates(const WriteBatch* b, size_t* max_key, size_t* max_value,
-                             std::vector<uint32_t>* other_families = nullptr);
+                             std::vector<uint32_t>* families = nullptr);
 };
 
 }  // namespace sluice

@@ -140,7 +140,7 @@ TEST(WriteBatchFamilies, UpdatesKeepTheirFamilyThroughTheEncoding) {
   size_t max_key = 0, max_value = 0;
   std::vector<uint32_t> families;
   ASSERT_OK(WriteBatchInternal::CheckUpdates(&copy, &max_key, &max_value, &families));
-  EXPECT_EQ((std::vector<uint32_t>{3, 300}), families);
+  EXPECT_EQ((std::vector<uint32_t>{0, 3, 300}), families);
   Slice key;
   WriteBatch single;
   single.Put(&users, "only", "x");

@@ -353,7 +353,7 @@ Status VersionSet::OpenNewManifest(uint64_t* number) {
   return WriteSnapshot(manifest_.get());
 }
 
-Status VersionSet::WriteEdit(VersionEdit* edit) {
+Status VersionSet::WriteEdit(VersionEdit* edit, bool sync) {
   edit->SetLastSequence(last_sequence_);
   Status s;
   uint64_t new_manifest = 0;
@@ -365,7 +365,7 @@ Status VersionSet::WriteEdit(VersionEdit* edit) {
   if (s.ok()) {
     std::string record;
     edit->EncodeTo(&record);
-    s = manifest_->AddRecord(record, /*sync=*/true);
+    s = manifest_->AddRecord(record, sync);
   }
   bool current_written = false;
   if (s.ok() && new_manifest != 0) {
@@ -389,26 +389,48 @@ Status VersionSet::WriteEdit(VersionEdit* edit) {
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit) {
-  assert(!edit->is_column_family_add() && !edit->is_column_family_drop());
-  FamilyVersions* f = family(edit->column_family());
-  if (f == nullptr) {
-    return Status::InvalidArgument(
-        fmt::format("version edit of unknown column family {}", edit->column_family()));
+  std::vector<VersionEdit*> edits{edit};
+  return LogAndApply(edits);
+}
+
+Status VersionSet::LogAndApply(const std::vector<VersionEdit*>& edits) {
+  std::vector<FamilyVersions*> families;
+  std::vector<std::shared_ptr<Version>> versions;
+  for (VersionEdit* edit : edits) {
+    assert(!edit->is_column_family_add() && !edit->is_column_family_drop());
+    FamilyVersions* f = family(edit->column_family());
+    if (f == nullptr) {
+      return Status::InvalidArgument(
+          fmt::format("version edit of unknown column family {}", edit->column_family()));
+    }
+    if (std::find(families.begin(), families.end(), f) != families.end()) {
+      return Status::InvalidArgument("two version edits of one column family in one group");
+    }
+    if (!edit->has_log_number_) edit->SetLogNumber(f->log_number);
+    if (edit->log_number_ < f->log_number) {
+      return Status::InvalidArgument("version edit would move the log number backwards");
+    }
+    VersionBuilder builder(*f->current, registry_.get());
+    Status s = builder.Apply(*edit);
+    std::shared_ptr<Version> v;
+    if (s.ok()) s = builder.Build(&v);
+    if (!s.ok()) return s;
+    families.push_back(f);
+    versions.push_back(std::move(v));
   }
-  if (!edit->has_log_number_) edit->SetLogNumber(f->log_number);
-  if (edit->log_number_ < f->log_number) {
-    return Status::InvalidArgument("version edit would move the log number backwards");
+  // One sync for the group, after its last record. (Each record stands alone: after a crash
+  // in between, the records before it apply and the rest do not.)
+  for (size_t i = 0; i < edits.size(); i++) {
+    Status s = WriteEdit(edits[i], /*sync=*/i + 1 == edits.size());
+    if (!s.ok()) return s;
   }
-  VersionBuilder builder(*f->current, registry_.get());
-  Status s = builder.Apply(*edit);
-  std::shared_ptr<Version> v;
-  if (s.ok()) s = builder.Build(&v);
-  if (s.ok()) s = WriteEdit(edit);
-  if (!s.ok()) return s;
-  f->current = std::move(v);
-  f->log_number = edit->log_number_;
-  for (const auto& [level, key] : edit->compact_pointers_) {
-    f->compact_pointers[static_cast<size_t>(level)] = key.Encode().ToString();
+  for (size_t i = 0; i < edits.size(); i++) {
+    FamilyVersions* f = families[i];
+    f->current = std::move(versions[i]);
+    f->log_number = edits[i]->log_number_;
+    for (const auto& [level, key] : edits[i]->compact_pointers_) {
+      f->compact_pointers[static_cast<size_t>(level)] = key.Encode().ToString();
+    }
   }
   return Status::OK();
 }
@@ -429,7 +451,7 @@ Status VersionSet::CreateColumnFamily(const std::string& name, const Options& op
   edit.AddColumnFamily(name);
   edit.SetMaxColumnFamily(id);
   edit.SetLogNumber(log_number);
-  Status s = WriteEdit(&edit);
+  Status s = WriteEdit(&edit, /*sync=*/true);
   if (!s.ok()) return s;
   max_column_family_ = id;
   auto f = std::make_unique<FamilyVersions>(id, name, options);
@@ -447,7 +469,7 @@ Status VersionSet::DropColumnFamily(uint32_t id) {
   VersionEdit edit;
   edit.SetColumnFamily(id);
   edit.DropColumnFamily();
-  Status s = WriteEdit(&edit);
+  Status s = WriteEdit(&edit, /*sync=*/true);
   if (!s.ok()) return s;
   families_.erase(id);
   return Status::OK();

@@ -107,6 +107,8 @@ class VersionSet {
   // and last sequence if the edit lacks them. An edit adding a family must come through
   // CreateColumnFamily, one dropping it through DropColumnFamily. REQUIRES: the DB mutex.
   Status LogAndApply(VersionEdit* edit);
+  // The same for edits of distinct families, as one MANIFEST write (one sync, after the last).
+  Status LogAndApply(const std::vector<VersionEdit*>& edits);
 
   // Creates column family `name` with `options` (the database's options with the family's own)
   // whose log number is log_number (it holds nothing in older WAL files); *result: it.
@@ -148,7 +150,7 @@ class VersionSet {
   Status OpenNewManifest(uint64_t* number);
   // Appends the edit to the MANIFEST (starting a new one if needed); on success the caller
   // installs what it changes.
-  Status WriteEdit(VersionEdit* edit);
+  Status WriteEdit(VersionEdit* edit, bool sync);
 
   const std::string dbname_;
   const Options options_;

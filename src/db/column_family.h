@@ -1,0 +1,92 @@
+// db/column_family.h — one column family of an open database (ColumnFamilyData) and the handle
+// users hold for it.
+//
+// Every family has its own memory components (its SuperVersion: mutable component, immutable
+// ones, SST Version), options and component factory; the WAL, the sequence numbers, the
+// snapshots, the block and table caches and the background threads are the database's.
+//
+// Lifetime: a ColumnFamilyData lives until the DB is destroyed, even once dropped, so that a
+// handle (which points at it) stays safe to pass after DropColumnFamily: calls then answer
+// InvalidArgument. Lookup by id goes through an immutable FamilyTable, published through an
+// atomic pointer and retired through epoch reclamation like SuperVersions, so writers find a
+// batch's families without a lock.
+
+#ifndef SLUICE_DB_COLUMN_FAMILY_H_
+#define SLUICE_DB_COLUMN_FAMILY_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/super_version.h"
+#include "memory/memory_component_factory.h"
+#include "sluice/db.h"
+#include "sluice/options.h"
+
+namespace sluice {
+
+class DBImpl;
+struct ColumnFamilyData;
+struct FamilyVersions;
+
+class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
+ public:
+  ColumnFamilyHandleImpl(const DBImpl* db, ColumnFamilyData* cfd) : db_(db), cfd_(cfd) {}
+  const std::string& GetName() const override;
+  uint32_t GetID() const override;
+  const DBImpl* db() const { return db_; }
+  ColumnFamilyData* cfd() const { return cfd_; }
+
+ private:
+  const DBImpl* const db_;
+  ColumnFamilyData* const cfd_;
+};
+
+struct ColumnFamilyData {
+  ColumnFamilyData(const DBImpl* db, uint32_t i, std::string n, const Options& o)
+      : id(i), name(std::move(n)), options(o), handle(db, this) {}
+  ColumnFamilyData(const ColumnFamilyData&) = delete;
+  ColumnFamilyData& operator=(const ColumnFamilyData&) = delete;
+
+  const uint32_t id;
+  const std::string name;
+  const Options options;  // the database's options with the family's own, sanitized
+  // Creates the family's memory components (set before the family is published).
+  std::unique_ptr<MemoryComponentFactory> component_factory;
+  // Owned by the family, retired through epoch reclamation. Never null once published.
+  std::atomic<SuperVersion*> super_version{nullptr};
+  // Its part of the VersionSet (REQUIRES the DB mutex; null once dropped).
+  FamilyVersions* versions = nullptr;
+  // Set (under the DB mutex) by DropColumnFamily.
+  std::atomic<bool> dropped{false};
+  // Its components replace versions in place (FloDB); counted in the DB while it lives.
+  bool replaces_in_place = false;
+  ColumnFamilyHandleImpl handle;
+};
+
+inline const std::string& ColumnFamilyHandleImpl::GetName() const { return cfd_->name; }
+inline uint32_t ColumnFamilyHandleImpl::GetID() const { return cfd_->id; }
+
+// The live families by id, sorted (immutable once published).
+struct FamilyTable {
+  std::vector<ColumnFamilyData*> families;  // sorted by id
+
+  ColumnFamilyData* Find(uint32_t id) const {
+    size_t lo = 0, hi = families.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (families[mid]->id < id) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < families.size() && families[lo]->id == id ? families[lo] : nullptr;
+  }
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_DB_COLUMN_FAMILY_H_
