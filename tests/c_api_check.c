@@ -137,3 +137,107 @@ const char* sluice_c_api_round_trip(const char* path) {
   if (err != NULL) return "destroy failed";
   return NULL;
 }
+
+/* Column families through the C API: create, write (plain and batched across families), read,
+ * iterate, MultiGet across families, reopen naming them, list, drop. NULL on success. */
+const char* sluice_c_api_column_families(const char* path) {
+  char* err = NULL;
+  sluice_options_t* options = sluice_options_create();
+  sluice_options_set_create_if_missing(options, 1);
+  sluice_t* db = sluice_open(options, path, &err);
+  if (db == NULL || err != NULL) return "open failed";
+  sluice_options_t* family_options = sluice_options_create();
+  sluice_options_set_memtable(family_options, "hash-linklist");
+  sluice_column_family_handle_t* users =
+      sluice_create_column_family(db, family_options, "users", &err);
+  if (users == NULL || err != NULL) return "create_column_family failed";
+  size_t len = 0;
+  char* name = sluice_column_family_handle_get_name(users, &len);
+  if (name == NULL || len != 5 || memcmp(name, "users", 5) != 0) return "handle name";
+  sluice_free(name);
+  if (sluice_column_family_handle_get_id(users) == 0) return "handle id";
+  sluice_create_column_family(db, family_options, "users", &err);
+  if (err == NULL || strstr(err, "already exists") == NULL) return "duplicate name accepted";
+  sluice_free(err);
+  err = NULL;
+
+  sluice_writeoptions_t* wo = sluice_writeoptions_create();
+  sluice_readoptions_t* ro = sluice_readoptions_create();
+  sluice_column_family_handle_t* def = sluice_get_default_column_family_handle(db);
+  sluice_put_cf(db, wo, users, "k", 1, "u", 1, &err);
+  sluice_put_cf(db, wo, def, "k", 1, "d", 1, &err);
+  if (err != NULL) return "put_cf failed";
+  sluice_writebatch_t* batch = sluice_writebatch_create();
+  sluice_writebatch_put_cf(batch, users, "b", 1, "1", 1);
+  sluice_writebatch_put_cf(batch, def, "b", 1, "2", 1);
+  sluice_writebatch_delete_range_cf(batch, users, "x", 1, "z", 1);
+  sluice_write(db, wo, batch, &err);
+  sluice_writebatch_destroy(batch);
+  if (err != NULL) return "cross-family batch failed";
+  char* value = sluice_get_cf(db, ro, users, "k", 1, &len, &err);
+  if (value == NULL || len != 1 || value[0] != 'u') return "get_cf users";
+  sluice_free(value);
+  if (sluice_increment_cf(db, wo, users, "n", 1, 3, &err) != 3 || err != NULL) return "incr_cf";
+  const sluice_column_family_handle_t* families[3] = {users, def, users};
+  const char* keys[3] = {"b", "b", "missing"};
+  size_t key_sizes[3] = {1, 1, 7};
+  char* values[3];
+  size_t value_sizes[3];
+  char* errs[3];
+  sluice_multi_get_cf(db, ro, families, 3, keys, key_sizes, values, value_sizes, errs);
+  if (values[0] == NULL || values[0][0] != '1' || values[1] == NULL || values[1][0] != '2' ||
+      values[2] != NULL || errs[0] != NULL || errs[2] != NULL) {
+    return "multi_get_cf";
+  }
+  sluice_free(values[0]);
+  sluice_free(values[1]);
+  sluice_iterator_t* it = sluice_create_iterator_cf(db, ro, users);
+  int n = 0;
+  for (sluice_iter_seek_to_first(it); sluice_iter_valid(it); sluice_iter_next(it)) n++;
+  sluice_iter_destroy(it);
+  if (n != 3) return "iterator_cf"; /* b, k, n */
+  sluice_flush_cf(db, users, &err);
+  if (err != NULL) return "flush_cf";
+  char* prop = sluice_property_value_cf(db, users, "sluice.num-files-at-level0");
+  if (prop == NULL || strcmp(prop, "1") != 0) return "property_cf";
+  sluice_free(prop);
+  sluice_column_family_handle_destroy(users);
+  sluice_column_family_handle_destroy(def);
+  sluice_close(db);
+
+  /* Open without naming "users": refused, naming it. Then with both. */
+  db = sluice_open(options, path, &err);
+  if (db != NULL || err == NULL || strstr(err, "users") == NULL) return "open missing a family";
+  sluice_free(err);
+  err = NULL;
+  size_t count = 0;
+  char** list = sluice_list_column_families(options, path, &count, &err);
+  if (list == NULL || count != 2 || strcmp(list[0], "default") != 0 ||
+      strcmp(list[1], "users") != 0) {
+    return "list_column_families";
+  }
+  sluice_list_column_families_destroy(list, count);
+  const char* names[2] = {"default", "users"};
+  const sluice_options_t* family_opts[2] = {options, family_options};
+  sluice_column_family_handle_t* handles[2];
+  db = sluice_open_column_families(options, path, 2, names, family_opts, handles, &err);
+  if (db == NULL || err != NULL) return "open_column_families";
+  value = sluice_get_cf(db, ro, handles[1], "b", 1, &len, &err);
+  if (value == NULL || value[0] != '1') return "reopened get_cf";
+  sluice_free(value);
+  sluice_drop_column_family(db, handles[1], &err);
+  if (err != NULL) return "drop_column_family";
+  value = sluice_get_cf(db, ro, handles[1], "b", 1, &len, &err);
+  if (value != NULL || err == NULL || strstr(err, "dropped") == NULL) return "get of dropped";
+  sluice_free(err);
+  err = NULL;
+  sluice_column_family_handle_destroy(handles[0]);
+  sluice_column_family_handle_destroy(handles[1]);
+  sluice_close(db);
+  sluice_readoptions_destroy(ro);
+  sluice_writeoptions_destroy(wo);
+  sluice_options_destroy(family_options);
+  sluice_destroy_db(options, path, &err);
+  sluice_options_destroy(options);
+  return err != NULL ? "destroy failed" : NULL;
+}

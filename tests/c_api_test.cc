@@ -1,4 +1,5 @@
-// Tests of the C API (include/sluice/c.h): a round trip written in C, and error reporting.
+// Tests of the C API (include/sluice/c.h): round trips written in C (the basic calls, column
+// families), and error reporting.
 
 #include <gtest/gtest.h>
 
@@ -8,12 +9,19 @@
 #include "support/test_util.h"
 
 extern "C" const char* sluice_c_api_round_trip(const char* path);
+extern "C" const char* sluice_c_api_column_families(const char* path);
 
 namespace sluice::test {
 
 TEST(CApi, RoundTripFromC) {
   TempDir dir;
   const char* failure = sluice_c_api_round_trip(dir.File("db").c_str());
+  EXPECT_EQ(nullptr, failure) << failure;
+}
+
+TEST(CApi, ColumnFamiliesFromC) {
+  TempDir dir;
+  const char* failure = sluice_c_api_column_families(dir.File("db").c_str());
   EXPECT_EQ(nullptr, failure) << failure;
 }
 

@@ -29,6 +29,7 @@ typedef struct sluice_writeoptions_t sluice_writeoptions_t;
 typedef struct sluice_writebatch_t sluice_writebatch_t;
 typedef struct sluice_iterator_t sluice_iterator_t;
 typedef struct sluice_snapshot_t sluice_snapshot_t;
+typedef struct sluice_column_family_handle_t sluice_column_family_handle_t;
 
 enum {
   sluice_no_compression = 0,
@@ -88,6 +89,66 @@ void sluice_compact_range(sluice_t* db, const char* start_key, size_t start_key_
 void sluice_destroy_db(const sluice_options_t* options, const char* name, char** errptr);
 void sluice_repair_db(const sluice_options_t* options, const char* name, char** errptr);
 
+/* --- column families (RocksDB's C API shape) ---
+ * A sluice_column_family_handle_t is the caller's: free it with
+ * sluice_column_family_handle_destroy (before or after sluice_close; the family itself is the
+ * database's). A handle of a dropped family makes every call fail with "Invalid argument". */
+/* Opens with the named families (one of them "default"); each family's options are the
+ * per-family fields of column_family_options[i] (memtable, write_buffer_size, compression,
+ * bloom bits, block size, ...), the database-wide ones come from db_options. On success
+ * column_family_handles[i] receives a handle per name. */
+sluice_t* sluice_open_column_families(const sluice_options_t* db_options, const char* name,
+                                      int num_column_families,
+                                      const char* const* column_family_names,
+                                      const sluice_options_t* const* column_family_options,
+                                      sluice_column_family_handle_t** column_family_handles,
+                                      char** errptr);
+/* The names of the database's families ("default" first); *lencf receives their number. Free
+ * with sluice_list_column_families_destroy. NULL with *errptr set on error. */
+char** sluice_list_column_families(const sluice_options_t* options, const char* name, size_t* lencf,
+                                   char** errptr);
+void sluice_list_column_families_destroy(char** list, size_t len);
+sluice_column_family_handle_t* sluice_create_column_family(
+    sluice_t* db, const sluice_options_t* column_family_options, const char* column_family_name,
+    char** errptr);
+void sluice_drop_column_family(sluice_t* db, sluice_column_family_handle_t* handle, char** errptr);
+sluice_column_family_handle_t* sluice_get_default_column_family_handle(sluice_t* db);
+void sluice_column_family_handle_destroy(sluice_column_family_handle_t* handle);
+uint32_t sluice_column_family_handle_get_id(const sluice_column_family_handle_t* handle);
+/* The family's name (malloc()ed, *name_len set; free with sluice_free). */
+char* sluice_column_family_handle_get_name(const sluice_column_family_handle_t* handle,
+                                           size_t* name_len);
+/* The calls above, on a family. */
+void sluice_put_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                   sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                   const char* val, size_t vallen, char** errptr);
+void sluice_delete_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                      sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                      char** errptr);
+void sluice_delete_range_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                            sluice_column_family_handle_t* column_family, const char* begin,
+                            size_t beginlen, const char* end, size_t endlen, char** errptr);
+char* sluice_get_cf(sluice_t* db, const sluice_readoptions_t* options,
+                    sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                    size_t* vallen, char** errptr);
+/* As sluice_multi_get, key i in family column_families[i]. */
+void sluice_multi_get_cf(sluice_t* db, const sluice_readoptions_t* options,
+                         const sluice_column_family_handle_t* const* column_families,
+                         size_t num_keys, const char* const* keys_list,
+                         const size_t* keys_list_sizes, char** values_list,
+                         size_t* values_list_sizes, char** errs);
+int64_t sluice_increment_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                            sluice_column_family_handle_t* column_family, const char* key,
+                            size_t keylen, int64_t delta, char** errptr);
+sluice_iterator_t* sluice_create_iterator_cf(sluice_t* db, const sluice_readoptions_t* options,
+                                             sluice_column_family_handle_t* column_family);
+char* sluice_property_value_cf(sluice_t* db, sluice_column_family_handle_t* column_family,
+                               const char* propname);
+void sluice_flush_cf(sluice_t* db, sluice_column_family_handle_t* column_family, char** errptr);
+void sluice_compact_range_cf(sluice_t* db, sluice_column_family_handle_t* column_family,
+                             const char* start_key, size_t start_key_len, const char* limit_key,
+                             size_t limit_key_len, char** errptr);
+
 /* --- iterator --- */
 void sluice_iter_destroy(sluice_iterator_t* iter);
 unsigned char sluice_iter_valid(const sluice_iterator_t* iter);
@@ -112,6 +173,17 @@ void sluice_writebatch_delete(sluice_writebatch_t* batch, const char* key, size_
 void sluice_writebatch_delete_range(sluice_writebatch_t* batch, const char* begin, size_t beginlen,
                                     const char* end, size_t endlen);
 int sluice_writebatch_count(const sluice_writebatch_t* batch);
+/* The same in a column family (a batch may span families: it is still atomic). */
+void sluice_writebatch_put_cf(sluice_writebatch_t* batch,
+                              sluice_column_family_handle_t* column_family, const char* key,
+                              size_t klen, const char* val, size_t vlen);
+void sluice_writebatch_delete_cf(sluice_writebatch_t* batch,
+                                 sluice_column_family_handle_t* column_family, const char* key,
+                                 size_t klen);
+void sluice_writebatch_delete_range_cf(sluice_writebatch_t* batch,
+                                       sluice_column_family_handle_t* column_family,
+                                       const char* begin, size_t beginlen, const char* end,
+                                       size_t endlen);
 
 /* --- options --- */
 sluice_options_t* sluice_options_create(void);
@@ -134,6 +206,7 @@ void sluice_options_set_max_subcompactions(sluice_options_t* options, int v);
 void sluice_options_set_max_open_files(sluice_options_t* options, int v);
 void sluice_options_set_max_key_size(sluice_options_t* options, size_t v);
 void sluice_options_set_max_value_size(sluice_options_t* options, size_t v);
+void sluice_options_set_create_missing_column_families(sluice_options_t* options, unsigned char v);
 
 sluice_readoptions_t* sluice_readoptions_create(void);
 void sluice_readoptions_destroy(sluice_readoptions_t* options);

@@ -42,6 +42,9 @@ struct sluice_iterator_t {
 struct sluice_snapshot_t {
   const Snapshot* rep;
 };
+struct sluice_column_family_handle_t {
+  sluice::ColumnFamilyHandle* rep;
+};
 
 namespace {
 
@@ -51,6 +54,12 @@ char* CopyString(const std::string& s) {
   std::memcpy(result, s.data(), s.size());
   result[s.size()] = '\0';
   return result;
+}
+
+// The handle a C handle wraps (null stays null: the DB refuses it as a null handle; a batch
+// takes it for the default family).
+sluice::ColumnFamilyHandle* Family(const sluice_column_family_handle_t* h) {
+  return h != nullptr ? h->rep : nullptr;
 }
 
 bool SaveError(char** errptr, const Status& s) {
@@ -148,14 +157,23 @@ char* sluice_get(sluice_t* db, const sluice_readoptions_t* options, const char* 
   return nullptr;
 }
 
-void sluice_multi_get(sluice_t* db, const sluice_readoptions_t* options, size_t num_keys,
-                      const char* const* keys_list, const size_t* keys_list_sizes,
-                      char** values_list, size_t* values_list_sizes, char** errs) {
+namespace {
+
+// sluice_multi_get(_cf): families null means every key in the default family.
+void MultiGet(sluice_t* db, const sluice_readoptions_t* options,
+              const sluice_column_family_handle_t* const* families, size_t num_keys,
+              const char* const* keys_list, const size_t* keys_list_sizes, char** values_list,
+              size_t* values_list_sizes, char** errs) {
   std::vector<Slice> keys;
+  std::vector<sluice::ColumnFamilyHandle*> handles;
   keys.reserve(num_keys);
-  for (size_t i = 0; i < num_keys; i++) keys.emplace_back(keys_list[i], keys_list_sizes[i]);
+  handles.reserve(num_keys);
+  for (size_t i = 0; i < num_keys; i++) {
+    keys.emplace_back(keys_list[i], keys_list_sizes[i]);
+    handles.push_back(families != nullptr ? Family(families[i]) : db->rep->DefaultColumnFamily());
+  }
   std::vector<std::string> values;
-  const std::vector<Status> statuses = db->rep->MultiGet(options->rep, keys, &values);
+  const std::vector<Status> statuses = db->rep->MultiGet(options->rep, handles, keys, &values);
   for (size_t i = 0; i < num_keys; i++) {
     errs[i] = nullptr;
     values_list[i] = nullptr;
@@ -167,6 +185,187 @@ void sluice_multi_get(sluice_t* db, const sluice_readoptions_t* options, size_t 
       SaveError(&errs[i], statuses[i]);
     }
   }
+}
+
+}  // namespace
+
+void sluice_multi_get(sluice_t* db, const sluice_readoptions_t* options, size_t num_keys,
+                      const char* const* keys_list, const size_t* keys_list_sizes,
+                      char** values_list, size_t* values_list_sizes, char** errs) {
+  MultiGet(db, options, nullptr, num_keys, keys_list, keys_list_sizes, values_list,
+           values_list_sizes, errs);
+}
+
+void sluice_multi_get_cf(sluice_t* db, const sluice_readoptions_t* options,
+                         const sluice_column_family_handle_t* const* column_families,
+                         size_t num_keys, const char* const* keys_list,
+                         const size_t* keys_list_sizes, char** values_list,
+                         size_t* values_list_sizes, char** errs) {
+  MultiGet(db, options, column_families, num_keys, keys_list, keys_list_sizes, values_list,
+           values_list_sizes, errs);
+}
+
+sluice_t* sluice_open_column_families(const sluice_options_t* db_options, const char* name,
+                                      int num_column_families,
+                                      const char* const* column_family_names,
+                                      const sluice_options_t* const* column_family_options,
+                                      sluice_column_family_handle_t** column_family_handles,
+                                      char** errptr) {
+  if (db_options == nullptr || name == nullptr || num_column_families < 0 ||
+      (num_column_families > 0 &&
+       (column_family_names == nullptr || column_family_options == nullptr ||
+        column_family_handles == nullptr))) {
+    SaveError(errptr, Status::InvalidArgument(
+                          "sluice_open_column_families: options, name, and the family names, "
+                          "options and handles arrays are required"));
+    return nullptr;
+  }
+  std::vector<sluice::ColumnFamilyDescriptor> families;
+  for (int i = 0; i < num_column_families; i++) {
+    if (column_family_names[i] == nullptr || column_family_options[i] == nullptr) {
+      SaveError(errptr, Status::InvalidArgument("sluice_open_column_families: family " +
+                                                std::to_string(i) + " has no name or no options"));
+      return nullptr;
+    }
+    families.emplace_back(column_family_names[i], column_family_options[i]->rep);
+  }
+  std::unique_ptr<DB> db;
+  std::vector<sluice::ColumnFamilyHandle*> handles;
+  if (SaveError(errptr, DB::Open(db_options->rep, name, families, &handles, &db))) return nullptr;
+  for (int i = 0; i < num_column_families; i++) {
+    column_family_handles[i] = new sluice_column_family_handle_t{handles[static_cast<size_t>(i)]};
+  }
+  auto* result = new sluice_t;
+  result->rep = std::move(db);
+  return result;
+}
+
+char** sluice_list_column_families(const sluice_options_t* options, const char* name, size_t* lencf,
+                                   char** errptr) {
+  *lencf = 0;
+  std::vector<std::string> names;
+  if (SaveError(errptr, DB::ListColumnFamilies(options->rep, name, &names))) return nullptr;
+  auto** result = static_cast<char**>(std::malloc(sizeof(char*) * names.size()));
+  if (result == nullptr) return nullptr;
+  for (size_t i = 0; i < names.size(); i++) result[i] = CopyString(names[i]);
+  *lencf = names.size();
+  return result;
+}
+
+void sluice_list_column_families_destroy(char** list, size_t len) {
+  for (size_t i = 0; list != nullptr && i < len; i++) std::free(list[i]);
+  std::free(list);
+}
+
+sluice_column_family_handle_t* sluice_create_column_family(
+    sluice_t* db, const sluice_options_t* column_family_options, const char* column_family_name,
+    char** errptr) {
+  if (column_family_options == nullptr || column_family_name == nullptr) {
+    SaveError(errptr, Status::InvalidArgument(
+                          "sluice_create_column_family: options and name are required"));
+    return nullptr;
+  }
+  sluice::ColumnFamilyHandle* handle = nullptr;
+  if (SaveError(errptr, db->rep->CreateColumnFamily(column_family_options->rep, column_family_name,
+                                                    &handle))) {
+    return nullptr;
+  }
+  return new sluice_column_family_handle_t{handle};
+}
+
+void sluice_drop_column_family(sluice_t* db, sluice_column_family_handle_t* handle, char** errptr) {
+  SaveError(errptr, db->rep->DropColumnFamily(handle != nullptr ? handle->rep : nullptr));
+}
+
+sluice_column_family_handle_t* sluice_get_default_column_family_handle(sluice_t* db) {
+  return new sluice_column_family_handle_t{db->rep->DefaultColumnFamily()};
+}
+
+void sluice_column_family_handle_destroy(sluice_column_family_handle_t* handle) { delete handle; }
+
+uint32_t sluice_column_family_handle_get_id(const sluice_column_family_handle_t* handle) {
+  return handle->rep->GetID();
+}
+
+char* sluice_column_family_handle_get_name(const sluice_column_family_handle_t* handle,
+                                           size_t* name_len) {
+  const std::string& name = handle->rep->GetName();
+  *name_len = name.size();
+  return CopyString(name);
+}
+
+void sluice_put_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                   sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                   const char* val, size_t vallen, char** errptr) {
+  SaveError(errptr, db->rep->Put(options->rep, Family(column_family), Slice(key, keylen),
+                                 Slice(val, vallen)));
+}
+
+void sluice_delete_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                      sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                      char** errptr) {
+  SaveError(errptr, db->rep->Delete(options->rep, Family(column_family), Slice(key, keylen)));
+}
+
+void sluice_delete_range_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                            sluice_column_family_handle_t* column_family, const char* begin,
+                            size_t beginlen, const char* end, size_t endlen, char** errptr) {
+  SaveError(errptr, db->rep->DeleteRange(options->rep, Family(column_family),
+                                         Slice(begin, beginlen), Slice(end, endlen)));
+}
+
+char* sluice_get_cf(sluice_t* db, const sluice_readoptions_t* options,
+                    sluice_column_family_handle_t* column_family, const char* key, size_t keylen,
+                    size_t* vallen, char** errptr) {
+  std::string value;
+  Status s = db->rep->Get(options->rep, Family(column_family), Slice(key, keylen), &value);
+  if (s.ok()) {
+    *vallen = value.size();
+    return CopyString(value);
+  }
+  *vallen = 0;
+  if (!s.IsNotFound()) SaveError(errptr, s);
+  return nullptr;
+}
+
+int64_t sluice_increment_cf(sluice_t* db, const sluice_writeoptions_t* options,
+                            sluice_column_family_handle_t* column_family, const char* key,
+                            size_t keylen, int64_t delta, char** errptr) {
+  int64_t result = 0;
+  if (SaveError(errptr, db->rep->Increment(options->rep, Family(column_family), Slice(key, keylen),
+                                           delta, &result))) {
+    return 0;
+  }
+  return result;
+}
+
+sluice_iterator_t* sluice_create_iterator_cf(sluice_t* db, const sluice_readoptions_t* options,
+                                             sluice_column_family_handle_t* column_family) {
+  auto* result = new sluice_iterator_t;
+  result->rep = db->rep->NewIterator(options->rep, Family(column_family));
+  return result;
+}
+
+char* sluice_property_value_cf(sluice_t* db, sluice_column_family_handle_t* column_family,
+                               const char* propname) {
+  std::string value;
+  if (!db->rep->GetProperty(Family(column_family), propname, &value)) return nullptr;
+  return CopyString(value);
+}
+
+void sluice_flush_cf(sluice_t* db, sluice_column_family_handle_t* column_family, char** errptr) {
+  SaveError(errptr, db->rep->Flush(Family(column_family)));
+}
+
+void sluice_compact_range_cf(sluice_t* db, sluice_column_family_handle_t* column_family,
+                             const char* start_key, size_t start_key_len, const char* limit_key,
+                             size_t limit_key_len, char** errptr) {
+  Slice a, b;
+  if (start_key != nullptr) a = Slice(start_key, start_key_len);
+  if (limit_key != nullptr) b = Slice(limit_key, limit_key_len);
+  SaveError(errptr,
+            db->rep->CompactRange(Family(column_family), start_key != nullptr ? &a : nullptr,
+                                  limit_key != nullptr ? &b : nullptr));
 }
 
 sluice_iterator_t* sluice_create_iterator(sluice_t* db, const sluice_readoptions_t* options) {
@@ -255,6 +454,22 @@ void sluice_writebatch_delete_range(sluice_writebatch_t* batch, const char* begi
 int sluice_writebatch_count(const sluice_writebatch_t* batch) {
   return static_cast<int>(batch->rep.Count());
 }
+void sluice_writebatch_put_cf(sluice_writebatch_t* batch,
+                              sluice_column_family_handle_t* column_family, const char* key,
+                              size_t klen, const char* val, size_t vlen) {
+  batch->rep.Put(Family(column_family), Slice(key, klen), Slice(val, vlen));
+}
+void sluice_writebatch_delete_cf(sluice_writebatch_t* batch,
+                                 sluice_column_family_handle_t* column_family, const char* key,
+                                 size_t klen) {
+  batch->rep.Delete(Family(column_family), Slice(key, klen));
+}
+void sluice_writebatch_delete_range_cf(sluice_writebatch_t* batch,
+                                       sluice_column_family_handle_t* column_family,
+                                       const char* begin, size_t beginlen, const char* end,
+                                       size_t endlen) {
+  batch->rep.DeleteRange(Family(column_family), Slice(begin, beginlen), Slice(end, endlen));
+}
 
 sluice_options_t* sluice_options_create() { return new sluice_options_t; }
 void sluice_options_destroy(sluice_options_t* options) { delete options; }
@@ -299,6 +514,9 @@ void sluice_options_set_max_subcompactions(sluice_options_t* o, int v) {
 void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
 void sluice_options_set_max_key_size(sluice_options_t* o, size_t v) { o->rep.max_key_size = v; }
 void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) { o->rep.max_value_size = v; }
+void sluice_options_set_create_missing_column_families(sluice_options_t* o, unsigned char v) {
+  o->rep.create_missing_column_families = v;
+}
 
 sluice_readoptions_t* sluice_readoptions_create() { return new sluice_readoptions_t; }
 void sluice_readoptions_destroy(sluice_readoptions_t* options) { delete options; }
