@@ -11,6 +11,8 @@
             batch.delete(b"key")
         for key, value in db.iterator(prefix=b"a"):
             print(key, value)
+        users = db.create_column_family("users")  # a keyspace of its own
+        users[b"alice"] = b"1"
 
 Keys and values are bytes. Errors are sluice.Error and its subclasses (NotFound, Corruption,
 IOError, InvalidArgument, Busy, NotSupported). Engine calls release the GIL.
@@ -30,6 +32,7 @@ from ._sluice import (
     WriteBatch,
     __version__,
     destroy_db,
+    list_column_families,
     repair_db,
 )
 
@@ -47,5 +50,6 @@ __all__ = [
     "WriteBatch",
     "__version__",
     "destroy_db",
+    "list_column_families",
     "repair_db",
 ]

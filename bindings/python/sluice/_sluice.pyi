@@ -58,9 +58,13 @@ class Snapshot:
 class WriteBatch:
     """Updates applied atomically by write(), or when a with block ends without an exception
     (an exception discards them)."""
-    def put(self, key: _Bytes, value: _Bytes) -> None: ...
-    def delete(self, key: _Bytes) -> None: ...
-    def delete_range(self, start: _Bytes, stop: _Bytes) -> None:
+    def put(self, key: _Bytes, value: _Bytes, *, column_family: Optional["DB"] = None) -> None:
+        """column_family: a column family object of the database (default: the one the batch
+        was made from); a batch may span families and stays atomic."""
+    def delete(self, key: _Bytes, *, column_family: Optional["DB"] = None) -> None: ...
+    def delete_range(
+        self, start: _Bytes, stop: _Bytes, *, column_family: Optional["DB"] = None
+    ) -> None:
         """Deletes every key k with start <= k < stop when the batch is written."""
     def clear(self) -> None: ...
     def write(self) -> None:
@@ -88,16 +92,34 @@ class DB:
     level0_stop_writes_trigger, target_file_size_base, max_bytes_for_level_base,
     max_bytes_for_level_multiplier, max_key_size, max_value_size; read defaults
     verify_checksums, fill_cache; write defaults sync, disable_wal.
+
+    Every column family of the database is opened. column_families={"name": {options} or None}
+    gives families their own options (others get the database's) and creates those missing.
     """
     def __init__(
         self,
         path: _Path,
         create_if_missing: bool = True,
         memtable: str = "flodb",
+        *,
+        column_families: Optional[dict[str, Optional[dict[str, Any]]]] = None,
         **options: Any,
     ) -> None: ...
     @property
     def path(self) -> str: ...
+    @property
+    def name(self) -> str:
+        """The column family this object reads and writes ("default" for the DB itself)."""
+    @property
+    def column_families(self) -> list[str]:
+        """The names of the database's column families, sorted."""
+    def column_family(self, name: str) -> "DB":
+        """The column family `name`, an object with the DB's read and write methods (sharing
+        the database: closing either closes it). KeyError if there is none."""
+    def create_column_family(self, name: str, **options: Any) -> "DB":
+        """Creates column family `name` with its own options and returns it."""
+    def drop_column_family(self, column_family: Union[str, "DB"]) -> None:
+        """Drops a column family and its data; its objects then raise InvalidArgument."""
     @property
     def closed(self) -> bool: ...
     def put(self, key: _Bytes, value: _Bytes, *, sync: Optional[bool] = None) -> None: ...
@@ -157,4 +179,5 @@ class DB:
 
 def destroy_db(path: _Path, **options: Any) -> None: ...
 def repair_db(path: _Path, **options: Any) -> None: ...
+def list_column_families(path: _Path) -> list[str]: ...
 def _option_names() -> list[str]: ...

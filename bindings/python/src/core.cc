@@ -41,6 +41,29 @@ sluice::WriteOptions Core::WriteOptionsFor(py::handle sync) const {
 
 void Core::RaiseClosed() const { RaiseError("sluice: the database " + path_ + " is closed"); }
 
+void Core::AddFamily(const std::string& name, sluice::ColumnFamilyHandle* handle) {
+  std::lock_guard<std::mutex> l(families_mu_);
+  families_[name] = handle;
+}
+
+sluice::ColumnFamilyHandle* Core::FindFamily(const std::string& name) const {
+  std::lock_guard<std::mutex> l(families_mu_);
+  auto it = families_.find(name);
+  return it == families_.end() ? nullptr : it->second;
+}
+
+void Core::RemoveFamily(const std::string& name) {
+  std::lock_guard<std::mutex> l(families_mu_);
+  families_.erase(name);
+}
+
+std::vector<std::string> Core::FamilyNames() const {
+  std::lock_guard<std::mutex> l(families_mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, handle] : families_) names.push_back(name);
+  return names;
+}
+
 void Core::Register(Resource* r) {
   std::lock_guard<std::mutex> l(registry_mu_);
   resources_.insert(r);

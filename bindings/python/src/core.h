@@ -14,6 +14,7 @@
 #define SLUICE_PYTHON_CORE_H_
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,7 @@
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "common.h"
 #include "sluice/db.h"
@@ -84,6 +86,13 @@ class Core {
     if (db_ != nullptr) fn();
   }
 
+  // The column families opened or created, by name (their handles are the engine's, valid
+  // while it is open: use them only inside Run). Guarded by their own mutex.
+  void AddFamily(const std::string& name, sluice::ColumnFamilyHandle* handle);
+  sluice::ColumnFamilyHandle* FindFamily(const std::string& name) const;  // null if unknown
+  void RemoveFamily(const std::string& name);
+  std::vector<std::string> FamilyNames() const;  // sorted
+
   // Registry of live resources; call with the lock held shared (inside Run or RunIfOpen).
   void Register(Resource* r);
   void Unregister(Resource* r);
@@ -113,6 +122,8 @@ class Core {
   std::unique_ptr<sluice::DB> db_;  // guarded by mu_; null once closed
   std::mutex registry_mu_;
   std::unordered_set<Resource*> resources_;  // guarded by registry_mu_; not owned
+  mutable std::mutex families_mu_;
+  std::map<std::string, sluice::ColumnFamilyHandle*> families_;  // guarded by families_mu_
 };
 
 }  // namespace sluice_python

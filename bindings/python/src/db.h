@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common.h"
 #include "core.h"
@@ -19,12 +20,15 @@ namespace sluice_python {
 
 class PyWriteBatch {
  public:
-  PyWriteBatch(std::shared_ptr<Core> core, const sluice::WriteOptions& options)
-      : core_(std::move(core)), options_(options) {}
+  // family: where updates go unless they name another (null: the default family).
+  PyWriteBatch(std::shared_ptr<Core> core, const sluice::WriteOptions& options,
+               sluice::ColumnFamilyHandle* family)
+      : core_(std::move(core)), options_(options), family_(family) {}
 
-  void Put(py::handle key, py::handle value);
-  void Delete(py::handle key);
-  void DeleteRange(py::handle start, py::handle stop);
+  // column_family: None (the batch's family) or a DB / column family object of this database.
+  void Put(py::handle key, py::handle value, py::handle column_family);
+  void Delete(py::handle key, py::handle column_family);
+  void DeleteRange(py::handle start, py::handle stop, py::handle column_family);
   void Clear();
   size_t Count();
   // Applies the updates atomically, then empties the batch (it can be reused).
@@ -33,19 +37,39 @@ class PyWriteBatch {
   void Exit(py::handle exc_type);
 
  private:
+  // The family a column_family argument names (see Put).
+  sluice::ColumnFamilyHandle* FamilyArg(py::handle column_family) const;
+
   const std::shared_ptr<Core> core_;
   const sluice::WriteOptions options_;
+  sluice::ColumnFamilyHandle* const family_;
   std::mutex mu_;  // guards batch_ (taken after the core's lock by Write)
   sluice::WriteBatch batch_;
 };
 
 class PyDB {
  public:
-  // Opens the database at `path` (str, bytes or os.PathLike) with the options in `kwargs`.
+  // Opens the database at `path` (str, bytes or os.PathLike) with the options in `kwargs`,
+  // with every column family it has. kwargs["column_families"] (optional): a dict naming
+  // families (created if missing) with their own options (a dict each, or None: the
+  // database's); the others get the database's options.
   PyDB(py::handle path, const py::dict& kwargs);
+  // A view of one column family of an open database (DB.column_family()).
+  PyDB(std::shared_ptr<Core> core, sluice::ColumnFamilyHandle* family, std::string name)
+      : core_(std::move(core)), family_(family), name_(std::move(name)) {}
 
   const std::shared_ptr<Core>& core() const { return core_; }
+  // The engine handle of this object's family; null for the default family.
+  sluice::ColumnFamilyHandle* family() const { return family_; }
+  const std::string& name() const { return name_; }
   std::string Repr() const;
+
+  // Column families: the object of a family by name (KeyError if the database has none of that
+  // name), create (with its own options), drop (by name or object), and the names.
+  std::unique_ptr<PyDB> ColumnFamily(const std::string& name);
+  std::unique_ptr<PyDB> CreateColumnFamily(const std::string& name, const py::dict& kwargs);
+  void DropColumnFamily(py::handle family);
+  std::vector<std::string> ColumnFamilyNames() const { return core_->FamilyNames(); }
 
   void Put(py::handle key, py::handle value, py::handle sync);
   py::object Get(py::handle key, py::handle default_value);
@@ -78,7 +102,14 @@ class PyDB {
   std::optional<std::string> Lookup(py::handle key);
   std::optional<std::string> PropertyString(const std::string& name);
 
+  // The family this object reads and writes, for an engine call.
+  sluice::ColumnFamilyHandle* Family(sluice::DB* db) const {
+    return family_ != nullptr ? family_ : db->DefaultColumnFamily();
+  }
+
   std::shared_ptr<Core> core_;
+  sluice::ColumnFamilyHandle* family_ = nullptr;  // null: the default family
+  std::string name_ = "default";
 };
 
 // Module functions destroy_db(path, **options) and repair_db(path, **options).

@@ -41,7 +41,8 @@ PyIterator::PyIterator(std::shared_ptr<Core> core, const IteratorSpec& spec)
 }
 
 std::unique_ptr<PyIterator> PyIterator::Create(std::shared_ptr<Core> core, PySnapshot* snapshot,
-                                               const IteratorSpec& spec) {
+                                               const IteratorSpec& spec,
+                                               sluice::ColumnFamilyHandle* family) {
   auto self = std::make_unique<PyIterator>(core, spec);
   PyIterator* it = self.get();
   const bool created = core->Run([&](sluice::DB* db) {
@@ -57,7 +58,7 @@ std::unique_ptr<PyIterator> PyIterator::Create(std::shared_ptr<Core> core, PySna
     sluice::Slice lower, upper;
     if (it->lower_) options.iterate_lower_bound = &(lower = *it->lower_);
     if (it->upper_) options.iterate_upper_bound = &(upper = *it->upper_);
-    it->it_ = db->NewIterator(options);
+    it->it_ = db->NewIterator(options, family != nullptr ? family : db->DefaultColumnFamily());
     it->snapshot_ = std::move(handle);
     core->Register(it);
     return true;
@@ -147,8 +148,9 @@ void PyIterator::Close() {
 
 // --- PySnapshot --------------------------------------------------------------------------------
 
-std::unique_ptr<PySnapshot> PySnapshot::Create(std::shared_ptr<Core> core) {
-  auto self = std::make_unique<PySnapshot>(core);
+std::unique_ptr<PySnapshot> PySnapshot::Create(std::shared_ptr<Core> core,
+                                               sluice::ColumnFamilyHandle* family) {
+  auto self = std::make_unique<PySnapshot>(core, family);
   PySnapshot* snap = self.get();
   core->Run([&](sluice::DB* db) {
     // The deleter runs when the last handle is dropped, always with the core's lock held, so
@@ -200,7 +202,8 @@ std::optional<std::string> PySnapshot::Lookup(py::handle key) {
     }
     sluice::ReadOptions options = core_->read_options();
     options.snapshot = handle.get();
-    return db->Get(options, k.slice(), &value);
+    return db->Get(options, family_ != nullptr ? family_ : db->DefaultColumnFamily(), k.slice(),
+                   &value);
   });
   if (closed) RaiseError("sluice: the snapshot is closed");
   if (s.IsNotFound()) return std::nullopt;
@@ -224,7 +227,7 @@ bool PySnapshot::Contains(py::handle key) { return Lookup(key).has_value(); }
 
 std::unique_ptr<PyIterator> PySnapshot::Iterator(const IteratorSpec& spec) {
   RaiseIfClosed();
-  return PyIterator::Create(core_, this, spec);
+  return PyIterator::Create(core_, this, spec, family_);
 }
 
 void PySnapshot::Close() {

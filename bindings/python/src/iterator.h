@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "core.h"
+#include "sluice/db.h"
 #include "sluice/iterator.h"
 #include "sluice/snapshot.h"
 
@@ -43,11 +44,12 @@ class PyIterator : public Resource {
  public:
   static constexpr size_t kMaxBatch = 256;  // entries fetched per release of the GIL
 
-  // Creates the engine iterator (it reads the state of this moment, or of `snapshot` when not
-  // null) and registers with the core. Raises sluice.Error if the database or the snapshot is
-  // closed.
+  // Creates the engine iterator over `family` (null: the default one; it reads the state of
+  // this moment, or of `snapshot` when not null) and registers with the core. Raises
+  // sluice.Error if the database or the snapshot is closed.
   static std::unique_ptr<PyIterator> Create(std::shared_ptr<Core> core, PySnapshot* snapshot,
-                                            const IteratorSpec& spec);
+                                            const IteratorSpec& spec,
+                                            sluice::ColumnFamilyHandle* family);
   PyIterator(std::shared_ptr<Core> core, const IteratorSpec& spec);
   ~PyIterator() override;
 
@@ -88,9 +90,12 @@ class PyIterator : public Resource {
 
 class PySnapshot : public Resource {
  public:
-  // Takes an engine snapshot and registers with the core. Raises if the database is closed.
-  static std::unique_ptr<PySnapshot> Create(std::shared_ptr<Core> core);
-  explicit PySnapshot(std::shared_ptr<Core> core) : core_(std::move(core)) {}
+  // Takes an engine snapshot and registers with the core; its reads go to `family` (null: the
+  // default one). Raises if the database is closed.
+  static std::unique_ptr<PySnapshot> Create(std::shared_ptr<Core> core,
+                                            sluice::ColumnFamilyHandle* family);
+  PySnapshot(std::shared_ptr<Core> core, sluice::ColumnFamilyHandle* family)
+      : core_(std::move(core)), family_(family) {}
   ~PySnapshot() override;
 
   // The value of key at the snapshot, or `default_value` if it has none.
@@ -112,9 +117,10 @@ class PySnapshot : public Resource {
   void RaiseIfClosed() const;
 
   const std::shared_ptr<Core> core_;
-  std::mutex mu_;            // guards snapshot_ (taken after the core's lock)
-  SnapshotHandle snapshot_;  // null once closed
-  bool closed_ = false;      // close() was called (guarded by the GIL)
+  sluice::ColumnFamilyHandle* const family_;  // null: the default family
+  std::mutex mu_;                             // guards snapshot_ (taken after the core's lock)
+  SnapshotHandle snapshot_;                   // null once closed
+  bool closed_ = false;                       // close() was called (guarded by the GIL)
 };
 
 }  // namespace sluice_python

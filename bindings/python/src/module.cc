@@ -73,9 +73,14 @@ PYBIND11_MODULE(_sluice, m) {
   py::class_<PyWriteBatch>(m, "WriteBatch",
                            "Updates applied atomically by write(), or at the end of a with "
                            "block that does not raise.")
-      .def("put", &PyWriteBatch::Put, py::arg("key"), py::arg("value"))
-      .def("delete", &PyWriteBatch::Delete, py::arg("key"))
+      .def("put", &PyWriteBatch::Put, py::arg("key"), py::arg("value"), py::kw_only(),
+           py::arg("column_family") = py::none(),
+           "column_family: a column family object of the database (default: the family the "
+           "batch was made from); a batch may span families and is still atomic.")
+      .def("delete", &PyWriteBatch::Delete, py::arg("key"), py::kw_only(),
+           py::arg("column_family") = py::none())
       .def("delete_range", &PyWriteBatch::DeleteRange, py::arg("start"), py::arg("stop"),
+           py::kw_only(), py::arg("column_family") = py::none(),
            "Deletes every key k with start <= k < stop when the batch is written.")
       .def("clear", &PyWriteBatch::Clear, "Discards every update.")
       .def("write", &PyWriteBatch::Write,
@@ -97,6 +102,24 @@ PYBIND11_MODULE(_sluice, m) {
            py::arg("path"), py::arg("create_if_missing") = true, py::arg("memtable") = "flodb")
       .def("__repr__", &PyDB::Repr)
       .def_property_readonly("path", [](PyDB& self) { return self.core()->path(); })
+      .def_property_readonly("name", &PyDB::name,
+                             "The column family this object reads and writes (\"default\" for "
+                             "the DB itself).")
+      .def_property_readonly("column_families", &PyDB::ColumnFamilyNames,
+                             "The names of the database's column families, sorted.")
+      .def("column_family", &PyDB::ColumnFamily, py::arg("name"),
+           "The column family `name` as an object with the DB's read and write methods (they "
+           "share the database: closing either closes it). KeyError if there is none.")
+      .def(
+          "create_column_family",
+          [](PyDB& self, const std::string& name, py::kwargs options) {
+            return self.CreateColumnFamily(name, options);
+          },
+          py::arg("name"),
+          "Creates column family `name` with its own options (memtable, write_buffer_size, "
+          "compression, ...; the others are the database's) and returns it.")
+      .def("drop_column_family", &PyDB::DropColumnFamily, py::arg("column_family"),
+           "Drops a column family (by name or object) and its data; its objects then raise.")
       .def_property_readonly("closed", &PyDB::closed)
       .def("put", &PyDB::Put, py::arg("key"), py::arg("value"), py::kw_only(),
            py::arg("sync") = py::none())
@@ -158,6 +181,21 @@ PYBIND11_MODULE(_sluice, m) {
       "repair_db",
       [](py::handle path, py::kwargs options) { sluice_python::RepairDB(path, options); },
       py::arg("path"), "Recovers what it can of a damaged database (it must not be open).");
+  m.def(
+      "list_column_families",
+      [](py::handle path) {
+        const std::string dbpath =
+            py::module_::import("os").attr("fsdecode")(path).cast<std::string>();
+        std::vector<std::string> names;
+        sluice::Status s;
+        {
+          sluice_python::GilRelease nogil;
+          s = sluice::DB::ListColumnFamilies(sluice::DBOptions(), dbpath, &names);
+        }
+        sluice_python::Check(s);
+        return names;
+      },
+      py::arg("path"), "The names of the column families of the database at path.");
   m.def("_option_names", &sluice_python::OptionNames,
         "Every keyword option DB() accepts (for tests and tools).");
 }
