@@ -83,6 +83,38 @@ def test_delete_range(db):
     assert b"END is required" in run("delete-range", "a", db=db, check_rc=USAGE).stderr
 
 
+def test_column_families(db):
+    assert run("list-column-families", db=db, check_rc=OK).stdout == b"default\n"
+    run("--memtable", "hash-linklist", "create-column-family", "users", db=db, check_rc=OK)
+    r = run("create-column-family", "users", db=db, check_rc=BAD_INPUT)
+    assert b"already exists" in r.stderr
+    assert run("list-column-families", db=db, check_rc=OK).stdout == b"default\nusers\n"
+    run("--column-family", "users", "put", "k", "in-users", db=db, check_rc=OK)
+    # The WAL names the family of each update (until the next open flushes it to L0).
+    out = run("wal", files_of(db, ".log")[-1], check_rc=OK).stdout.decode()
+    assert "CF 1 PUT k => in-users" in out, out
+    run("put", "k", "in-default", db=db, check_rc=OK)
+    assert run("--column-family", "users", "get", "k", db=db, check_rc=OK).stdout == b"in-users\n"
+    assert run("get", "k", db=db, check_rc=OK).stdout == b"in-default\n"
+    run("--column-family", "users", "load", "-", db=db, stdin=b"a\t1\nb\t2\n", check_rc=OK)
+    out = run("--column-family", "users", "scan", "--keys-only", db=db, check_rc=OK).stdout
+    assert out == b"a\nb\nk\n"
+    run("--column-family", "users", "delete-range", "a", "b", db=db, check_rc=OK)
+    r = run("--column-family", "users", "multi-get", "a", "b", db=db, check_rc=NOT_FOUND)
+    assert r.stdout == b"b\t2\n"
+    r = run("--column-family", "nope", "get", "k", db=db, check_rc=BAD_INPUT)
+    assert b"no column family named 'nope'" in r.stderr
+    run("--create-if-missing", "--column-family", "logs", "put", "x", "y", db=db, check_rc=OK)
+    assert run("list-column-families", db=db, check_rc=OK).stdout == b"default\nusers\nlogs\n"
+    assert b'"column_family": "logs"' in run(
+        "--column-family", "logs", "stats", "--json", db=db, check_rc=OK).stdout
+    run("drop-column-family", "users", db=db, check_rc=OK)
+    assert run("list-column-families", db=db, check_rc=OK).stdout == b"default\nlogs\n"
+    r = run("drop-column-family", "default", db=db, check_rc=BAD_INPUT)
+    assert b"cannot be dropped" in r.stderr
+    run("--column-family", "users", "get", "k", db=db, check_rc=BAD_INPUT)
+
+
 def test_put_reads_value_from_stdin_and_hex(db):
     value = bytes(range(256))
     run("put", "bin", db=db, stdin=value, check_rc=OK)
@@ -214,7 +246,8 @@ def test_errors_have_their_own_exit_codes(tmp_path, db):
 def test_every_subcommand_has_help():
     top = run("--help", check_rc=OK).stdout.decode()
     for cmd in ["put", "get", "delete", "scan", "load", "dump", "stats", "compact", "check",
-                "repair", "sst", "wal", "manifest"]:
+                "repair", "sst", "wal", "manifest", "list-column-families",
+                "create-column-family", "drop-column-family"]:
         assert cmd in top
         assert b"Usage" in run(cmd, "--help", check_rc=OK).stdout
 

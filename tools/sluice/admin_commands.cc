@@ -23,23 +23,24 @@ namespace {
 
 int RunStats(const GlobalOptions& g, bool json) {
   std::unique_ptr<DB> db;
-  if (int rc = OpenDatabase(g, &db); rc != kExitOk) return rc;
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(g, &db, &family); rc != kExitOk) return rc;
   std::string text;
   Output out;
   if (json) {
-    db->GetProperty("sluice.stats-json", &text);
+    db->GetProperty(family, "sluice.stats-json", &text);
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
     std::string flodb;
-    if (db->GetProperty("sluice.flodb-stats", &flodb)) j["flodb"] = flodb;
+    if (db->GetProperty(family, "sluice.flodb-stats", &flodb)) j["flodb"] = flodb;
     out.Write(j.dump(2) + "\n");
   } else {
-    db->GetProperty("sluice.stats", &text);
+    db->GetProperty(family, "sluice.stats", &text);
     out.Write(text);
     for (const char* extra : {"sluice.flodb-stats", "sluice.memtable-choices"}) {
-      if (db->GetProperty(extra, &text) && !text.empty())
+      if (db->GetProperty(family, extra, &text) && !text.empty())
         out.Write(fmt::format("{}:\n{}", extra + 7, text));
     }
-    if (db->GetProperty("sluice.sstables", &text) && !text.empty()) {
+    if (db->GetProperty(family, "sluice.sstables", &text) && !text.empty()) {
       out.Write("Files:\n" + text + (text.back() == '\n' ? "" : "\n"));
     }
   }
@@ -53,11 +54,12 @@ int RunCompact(const GlobalOptions& g, const RangeArgs& args) {
   Status s = ToKeyRange(g, args, &range);
   if (!s.ok()) return Fail(s);
   std::unique_ptr<DB> db;
-  if (int rc = OpenDatabase(g, &db); rc != kExitOk) return rc;
-  auto files = [&db] {
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(g, &db, &family); rc != kExitOk) return rc;
+  auto files = [&db, family] {
     std::string r, n;
-    for (int level = 0; db->GetProperty(fmt::format("sluice.num-files-at-level{}", level), &n);
-         level++) {
+    for (int level = 0;
+         db->GetProperty(family, fmt::format("sluice.num-files-at-level{}", level), &n); level++) {
       if (n != "0") r += fmt::format(" L{}:{}", level, n);
     }
     return r.empty() ? std::string(" none") : r;
@@ -66,10 +68,48 @@ int RunCompact(const GlobalOptions& g, const RangeArgs& args) {
   // CompactRange flushes the memory component first.
   const std::string from = range.from.value_or(""), to = range.to.value_or("");
   const Slice begin(from), end(to);
-  s = db->CompactRange(range.from ? &begin : nullptr, range.to ? &end : nullptr);
+  s = db->CompactRange(family, range.from ? &begin : nullptr, range.to ? &end : nullptr);
   if (!s.ok()) return Fail(s);
   std::printf("files per level before:%s\nfiles per level after: %s\n", before.c_str(),
               files().c_str());
+  return CloseDatabase(std::move(db));
+}
+
+int RunListColumnFamilies(const GlobalOptions& g) {
+  if (int rc = RequireDb(g); rc != kExitOk) return rc;
+  if (!Env::Default()->FileExists(g.db + "/CURRENT")) {
+    return Fail(fmt::format("{}: no such database", g.db), kExitNoDatabase);
+  }
+  std::vector<std::string> names;
+  Status s = DB::ListColumnFamilies(DBOptions(), g.db, &names);
+  if (!s.ok()) return Fail(s);
+  Output out;
+  for (const std::string& name : names) out.Write(name + "\n");
+  out.Flush();
+  return out.status().ok() ? kExitOk : Fail(out.status());
+}
+
+int RunCreateColumnFamily(const GlobalOptions& g, const std::string& name) {
+  std::unique_ptr<DB> db;
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(g, &db, &family); rc != kExitOk) return rc;
+  ColumnFamilyOptions options;
+  options.memtable = g.memtable;
+  ColumnFamilyHandle* created = nullptr;
+  Status s = db->CreateColumnFamily(options, name, &created);
+  if (!s.ok()) return Fail(s);
+  return CloseDatabase(std::move(db));
+}
+
+int RunDropColumnFamily(const GlobalOptions& g, const std::string& name) {
+  GlobalOptions with_family = g;  // open with it named, to get its handle
+  with_family.column_family = name;
+  with_family.create_if_missing = false;
+  std::unique_ptr<DB> db;
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(with_family, &db, &family); rc != kExitOk) return rc;
+  Status s = db->DropColumnFamily(family);
+  if (!s.ok()) return Fail(s);
   return CloseDatabase(std::move(db));
 }
 
@@ -216,6 +256,22 @@ void AddAdminCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
       "Rebuild the MANIFEST from the readable files and replay the WALs (data in "
       "unreadable files is lost; they are moved to lost/)");
   repair->callback([g, exit_code] { *exit_code = RunRepair(*g); });
+
+  auto* list = app->add_subcommand("list-column-families",
+                                   "Print the names of the column families, one per line");
+  list->callback([g, exit_code] { *exit_code = RunListColumnFamilies(*g); });
+
+  auto family_name = std::make_shared<std::string>();
+  auto* create = app->add_subcommand(
+      "create-column-family", "Create column family NAME (its memory component: --memtable)");
+  create->add_option("NAME", *family_name, "The new family's name")->required();
+  create->callback(
+      [g, exit_code, family_name] { *exit_code = RunCreateColumnFamily(*g, *family_name); });
+  auto* drop =
+      app->add_subcommand("drop-column-family", "Drop column family NAME and delete its data");
+  drop->add_option("NAME", *family_name, "The family to drop")->required();
+  drop->callback(
+      [g, exit_code, family_name] { *exit_code = RunDropColumnFamily(*g, *family_name); });
 }
 
 }  // namespace sluice::cli

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <vector>
 
 #include "sluice/env.h"
 #include "text_codec.h"
@@ -40,7 +42,7 @@ int RequireDb(const GlobalOptions& g) {
   return g.db.empty() ? Fail("this command needs --db (or SLUICE_DB)", kExitUsage) : kExitOk;
 }
 
-int OpenDatabase(const GlobalOptions& g, std::unique_ptr<DB>* db) {
+int OpenDatabase(const GlobalOptions& g, std::unique_ptr<DB>* db, ColumnFamilyHandle** family) {
   if (int rc = RequireDb(g); rc != kExitOk) return rc;
   Env* env = Env::Default();
   if (!g.create_if_missing && !env->FileExists(g.db + "/CURRENT")) {
@@ -52,8 +54,29 @@ int OpenDatabase(const GlobalOptions& g, std::unique_ptr<DB>* db) {
   Options options;
   options.create_if_missing = g.create_if_missing;
   options.memtable = g.memtable;
-  Status s = DB::Open(options, g.db, db);
-  return s.ok() ? kExitOk : Fail(s);
+  options.create_missing_column_families = g.create_if_missing;
+  // Every family the database has (only "default" for a new one), and the one asked for.
+  std::vector<std::string> names;
+  if (!env->FileExists(g.db + "/CURRENT") || !DB::ListColumnFamilies(options, g.db, &names).ok()) {
+    names = {kDefaultColumnFamilyName};
+  }
+  if (std::find(names.begin(), names.end(), g.column_family) == names.end()) {
+    if (!g.create_if_missing) {
+      return Fail(fmt::format("{}: no column family named '{}' (list-column-families lists them; "
+                              "--create-if-missing creates it)",
+                              g.db, g.column_family),
+                  kExitBadInput);
+    }
+    names.push_back(g.column_family);
+  }
+  std::vector<ColumnFamilyDescriptor> families;
+  for (const std::string& name : names) families.emplace_back(name, options);
+  std::vector<ColumnFamilyHandle*> handles;
+  Status s = DB::Open(options, g.db, families, &handles, db);
+  if (!s.ok()) return Fail(s);
+  *family = handles[static_cast<size_t>(std::find(names.begin(), names.end(), g.column_family) -
+                                        names.begin())];
+  return kExitOk;
 }
 
 int CloseDatabase(std::unique_ptr<DB> db) {

@@ -41,6 +41,7 @@ struct GlobalOptions {
   bool create_if_missing = false;
   bool hex = false;   // keys and values on the command line and in output are hex
   bool sync = false;  // writes are synced to disk before the command reports success
+  std::string column_family = kDefaultColumnFamilyName;  // the family data commands act on
 };
 
 // The exit code for a failed Status (kExitOk for OK).
@@ -52,9 +53,11 @@ int Fail(std::string_view message, int code);
 
 // kExitOk if --db was given, else prints why it is needed and returns kExitUsage.
 int RequireDb(const GlobalOptions& g);
-// Opens g.db (creating it only with --create-if-missing). On failure prints the error and
-// returns its exit code (kExitNoDatabase when there is no database at g.db); kExitOk on success.
-int OpenDatabase(const GlobalOptions& g, std::unique_ptr<DB>* db);
+// Opens g.db (creating it only with --create-if-missing) with every column family it has, and
+// sets *family to g.column_family's handle (created with --create-if-missing; else a family
+// the database lacks is kExitBadInput). On failure prints the error and returns its exit code
+// (kExitNoDatabase when there is no database at g.db); kExitOk on success.
+int OpenDatabase(const GlobalOptions& g, std::unique_ptr<DB>* db, ColumnFamilyHandle** family);
 // Closes db, reporting a failure (a WAL sync that failed) like Fail; kExitOk on success.
 int CloseDatabase(std::unique_ptr<DB> db);
 

@@ -55,8 +55,9 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     }
     if (!s.ok()) return void(*exit_code = Fail(s));
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
-    s = db->Put(WriteOptionsFor(*g), key, value);
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
+    s = db->Put(WriteOptionsFor(*g), family, key, value);
     if (!s.ok()) return void(*exit_code = Fail(s));
     *exit_code = CloseDatabase(std::move(db));
   });
@@ -77,8 +78,9 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     Status s = ParseArgument(*g, "key", a->key, &key);
     if (!s.ok()) return void(*exit_code = Fail(s));
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
-    s = db->Get(ReadOptions(), key, &value);
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
+    s = db->Get(ReadOptions(), family, key, &value);
     if (s.IsNotFound()) {
       *exit_code = Fail(fmt::format("key '{}' not found", Show(key, g->hex)), kExitNotFound);
       return;
@@ -115,10 +117,12 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
       if (!s.ok()) return void(*exit_code = Fail(s));
     }
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
     const std::vector<Slice> slices(keys.begin(), keys.end());
     std::vector<std::string> values;
-    const std::vector<Status> statuses = db->MultiGet(ReadOptions(), slices, &values);
+    const std::vector<Status> statuses = db->MultiGet(
+        ReadOptions(), std::vector<ColumnFamilyHandle*>(slices.size(), family), slices, &values);
     for (const Status& s : statuses) {
       if (!s.ok() && !s.IsNotFound()) return void(*exit_code = Fail(s));
     }
@@ -150,8 +154,9 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     Status s = ParseArgument(*g, "key", *del_key, &key);
     if (!s.ok()) return void(*exit_code = Fail(s));
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
-    s = db->Delete(WriteOptionsFor(*g), key);
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
+    s = db->Delete(WriteOptionsFor(*g), family, key);
     if (!s.ok()) return void(*exit_code = Fail(s));
     *exit_code = CloseDatabase(std::move(db));
   });
@@ -169,8 +174,9 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     if (s.ok()) s = ParseArgument(*g, "END", range_keys->second, &end);
     if (!s.ok()) return void(*exit_code = Fail(s));
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
-    s = db->DeleteRange(WriteOptionsFor(*g), begin, end);
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
+    s = db->DeleteRange(WriteOptionsFor(*g), family, begin, end);
     if (!s.ok()) return void(*exit_code = Fail(s));
     *exit_code = CloseDatabase(std::move(db));
   });
@@ -200,10 +206,11 @@ void AddDataCommands(CLI::App* app, const GlobalOptions* g, int* exit_code) {
     range.limit = a->limit;
     range.reverse = a->reverse;
     std::unique_ptr<DB> db;
-    if ((*exit_code = OpenDatabase(*g, &db)) != kExitOk) return;
+    ColumnFamilyHandle* family = nullptr;
+    if ((*exit_code = OpenDatabase(*g, &db, &family)) != kExitOk) return;
     Output out;
     const bool json = a->format == "json";
-    s = WalkRange(db.get(), range, [&](const Slice& k, const Slice& v) {
+    s = WalkRange(db.get(), family, range, [&](const Slice& k, const Slice& v) {
       return out.Write(
           FormatEntry(k.ToStringView(), v.ToStringView(), g->hex, json, !a->keys_only));
     });

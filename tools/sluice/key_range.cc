@@ -23,7 +23,7 @@ Status ToKeyRange(const GlobalOptions& g, const RangeArgs& args, KeyRange* range
   return s;
 }
 
-Status WalkRange(DB* db, const KeyRange& range,
+Status WalkRange(DB* db, ColumnFamilyHandle* family, const KeyRange& range,
                  const std::function<bool(const Slice& key, const Slice& value)>& fn) {
   std::optional<std::string> lower = range.from, upper = range.to;
   NarrowToPrefix(range.prefix, &lower, &upper);
@@ -31,7 +31,7 @@ Status WalkRange(DB* db, const KeyRange& range,
   ReadOptions options;
   if (lower) options.iterate_lower_bound = &(lower_slice = *lower);
   if (upper) options.iterate_upper_bound = &(upper_slice = *upper);
-  std::unique_ptr<Iterator> it = db->NewIterator(options);
+  std::unique_ptr<Iterator> it = db->NewIterator(options, family);
   uint64_t n = 0;
   for (range.reverse ? it->SeekToLast() : it->SeekToFirst(); it->Valid();
        range.reverse ? it->Prev() : it->Next()) {

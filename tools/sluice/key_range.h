@@ -38,7 +38,7 @@ Status ToKeyRange(const GlobalOptions& g, const RangeArgs& args, KeyRange* range
 
 // Calls fn(key, value) for each entry of range in order until fn returns false. Returns the
 // iterator's status (Corruption or IOError if a file could not be read).
-Status WalkRange(DB* db, const KeyRange& range,
+Status WalkRange(DB* db, ColumnFamilyHandle* family, const KeyRange& range,
                  const std::function<bool(const Slice& key, const Slice& value)>& fn);
 
 }  // namespace sluice::cli

@@ -65,7 +65,8 @@ int RunLoad(const GlobalOptions& g, const LoadArgs& a) {
   bool sniff = a.format.empty() && !json;
 
   std::unique_ptr<DB> db;
-  if (int rc = OpenDatabase(g, &db); rc != kExitOk) return rc;
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(g, &db, &family); rc != kExitOk) return rc;
   WriteOptions wo;
   wo.sync = g.sync;
   WriteBatch batch;
@@ -91,7 +92,7 @@ int RunLoad(const GlobalOptions& g, const LoadArgs& a) {
       s = Status::InvalidArgument(fmt::format("{}:{}", name, line_no), p.message());
       break;
     }
-    batch.Put(key, value);
+    batch.Put(family, key, value);
     if (static_cast<size_t>(batch.Count()) >= kBatchEntries ||
         batch.ApproximateSize() >= kBatchBytes) {
       s = commit();
@@ -127,7 +128,8 @@ int RunDump(const GlobalOptions& g, const DumpArgs& a) {
   if (!s.ok()) return Fail(s);
 
   std::unique_ptr<DB> db;
-  if (int rc = OpenDatabase(g, &db); rc != kExitOk) return rc;
+  ColumnFamilyHandle* family = nullptr;
+  if (int rc = OpenDatabase(g, &db, &family); rc != kExitOk) return rc;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
   if (!to_stdout) {
     file.reset(std::fopen(a.file.c_str(), "wb"));
@@ -139,7 +141,7 @@ int RunDump(const GlobalOptions& g, const DumpArgs& a) {
     // On a terminal stdout is the output itself: no bar over it.
     const bool show_progress = !to_stdout || !isatty(STDOUT_FILENO);
     Progress progress("dumping", 0);
-    s = WalkRange(db.get(), range, [&](const Slice& k, const Slice& v) {
+    s = WalkRange(db.get(), family, range, [&](const Slice& k, const Slice& v) {
       n++;
       if (show_progress) progress.Update(out.bytes_written(), n);
       return out.Write(FormatEntry(std::string_view(k.data(), k.size()),

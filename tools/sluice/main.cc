@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
                  "hash-skiplist, hash-linklist, ...)");
   app.add_flag("--hex", g.hex, "Keys and values on the command line and in output are in hex");
   app.add_flag("--sync", g.sync, "Sync every write to disk before reporting success");
+  app.add_option("--column-family", g.column_family,
+                 "The column family data commands act on (default: \"default\")")
+      ->envname("SLUICE_COLUMN_FAMILY");
 
   AddDataCommands(&app, &g, &exit_code);
   AddLoadDumpCommands(&app, &g, &exit_code);
