@@ -513,16 +513,45 @@ TEST_P(DBFaultTest, FailedRemovalsAreHarmless) {
   EXPECT_EQ(1u, FilesWithSuffix(dbname(), ".log").size());
 }
 
-// A flush never fsyncs the WAL files of the component it writes: its writes reach disk in the
-// SST file (synced) and the MANIFEST, after which nothing depends on those WAL files, so a
-// failing WAL fsync meanwhile fails nothing.
-TEST_P(DBFaultTest, FlushDoesNotDependOnTheWalItRetires) {
+// The same with another column family holding writes in that WAL: the flush must not make
+// the first family's writes durable ahead of the other's (a power loss would then keep newer
+// writes and lose older ones), so it fails and the database turns read-only; reopened, both
+// families hold everything.
+TEST_P(DBFaultTest, FailedFsyncOfAWalAnotherFamilyStillNeedsFailsTheFlush) {
+  Open(FaultOptions());
+  ColumnFamilyHandle* other = nullptr;
+  ColumnFamilyOptions family_options = FaultOptions();
+  ASSERT_OK(db()->CreateColumnFamily(family_options, "other", &other));
+  for (int i = 0; i < 300; i++) ASSERT_OK(Put(Key(i), Value(i)));
+  ASSERT_OK(db()->Put(WriteOptions(), other, "o", "1"));
+  env_.Arm(Op::kSync, ".log", 0, /*times=*/1);
+  Status s = db()->Flush();
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(1, env_.failures(Op::kSync));
+  EXPECT_FALSE(db()->Put(WriteOptions(), "after", "x").ok());  // read-only now
+  db_->Close();
+  db_.reset();
+  env_.Disarm();
+  DBOptions db_options = DefaultOptions();
+  std::vector<ColumnFamilyDescriptor> families = {{kDefaultColumnFamilyName, DefaultOptions()},
+                                                  {"other", DefaultOptions()}};
+  std::vector<ColumnFamilyHandle*> handles;
+  ASSERT_OK(DB::Open(db_options, dbname(), families, &handles, &db_));
+  for (int i = 0; i < 300; i++) ASSERT_EQ(Value(i), Get(Key(i)));
+  std::string value;
+  ASSERT_OK(db()->Get(ReadOptions(), handles[1], "o", &value));
+  EXPECT_EQ("1", value);
+}
+
+// The fsync of a WAL whose component is being flushed fails: with no other column family
+// holding writes there, its writes reach the SST file (synced) and the MANIFEST, so nothing
+// depends on that WAL any more and nothing fails.
+TEST_P(DBFaultTest, FailedFsyncOfAWalBeingFlushedIsHarmless) {
   Open(FaultOptions());
   for (int i = 0; i < 300; i++) ASSERT_OK(Put(Key(i), Value(i)));
-  env_.Arm(Op::kSync, ".log");
+  env_.Arm(Op::kSync, ".log", 0, /*times=*/1);
   ASSERT_OK(db()->Flush());
-  EXPECT_EQ(0, env_.failures(Op::kSync));
-  env_.Disarm();
+  EXPECT_EQ(1, env_.failures(Op::kSync));
   ASSERT_OK(Put("after", "flush", /*sync=*/true));
   ASSERT_NO_FATAL_FAILURE(RecoverHealthy());
   for (int i = 0; i < 300; i++) ASSERT_EQ(Value(i), Get(Key(i)));

@@ -283,11 +283,46 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
       static_cast<int>(level0.size()) >= options.level0_file_num_compaction_trigger ||
       std::any_of(level0.begin(), level0.end(), [](const auto& f) { return f->being_compacted; });
   const CompressionType compression = backlog ? options.compression : options.level0_compression;
+  // The WAL file its successor started: imm's writes are all in older files.
+  const auto& all = CurrentSuperVersion(cfd)->imms;
+  const uint64_t successor_log =
+      (all.size() > 1 ? all[all.size() - 2] : CurrentSuperVersion(cfd)->mem)->first_log_number;
   mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
-  // every epoch section that might be one of them. (Its WAL files stay in the WalSet until the
-  // SST is installed, so a synced write meanwhile still syncs them.)
+  // every epoch section that might be one of them.
   epoch::Synchronize();
+  // The SST makes imm's writes durable; every write with a smaller sequence number must be
+  // too, or a power loss could keep this family's newer writes and lose another family's older
+  // ones (recovery must give a prefix of the writes in sequence order). Those are in the WAL
+  // files below successor_log: sync them now (usually synced already: no I/O then).
+  Status log_status;
+  {
+    std::vector<std::shared_ptr<WalFile>> older;
+    {
+      epoch::Guard guard;
+      for (const auto& f : wal_set_.load(std::memory_order_acquire)->older) {
+        if (f->number < successor_log) older.push_back(f);
+      }
+    }
+    for (size_t i = 0; log_status.ok() && i < older.size(); i++) log_status = older[i]->log->Sync();
+  }
+  if (!log_status.ok()) {
+    // Harmless if no other family has writes there (the SST will hold all of them); else the
+    // flush must not make this family's writes durable ahead of theirs.
+    mutex_.Lock();
+    for (ColumnFamilyData* f : LiveFamilies()) {
+      const SuperVersion* sv = CurrentSuperVersion(f);
+      if (f != cfd && f->versions->log_number < successor_log &&
+          (!sv->imms.empty() || sv->mem->component->HoldsData())) {
+        return log_status;  // with mutex_ held, as the caller expects
+      }
+    }
+    mutex_.Unlock();
+    Log(info_log_.get(),
+        "syncing the WAL files of a component being flushed failed (its "
+        "writes go to the SST): {}",
+        log_status.ToString());
+  }
   VersionEdit edit;
   uint64_t bytes = 0;
   Status s = WriteLevel0Table(cfd, imm->component.get(), compression, &edit, &bytes);

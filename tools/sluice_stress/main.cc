@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
   app.add_option("--snapshot_percent", o.snapshot_percent)->check(CLI::Range(0, 100));
   app.add_option("--iterate_percent", o.iterate_percent)->check(CLI::Range(0, 100));
   app.add_option("--delete_range_percent", o.delete_range_percent)->check(CLI::Range(0, 100));
+  app.add_option("--column_families", o.column_families,
+                 "Column families the keys are spread over (key k in family k % N)")
+      ->check(CLI::Range(1, 16));
   app.add_flag("--list_kill_points", list_kill_points, "Print the engine's kill points and exit");
   // --list_kill_points needs no database.
   for (int i = 1; i < argc; i++) {

@@ -18,6 +18,7 @@
 
 #include "db/write_batch_internal.h"
 #include "expected_state.h"
+#include "family_layout.h"
 #include "power_loss_env.h"
 #include "sluice/db.h"
 #include "sluice/iterator.h"
@@ -44,6 +45,7 @@ struct Counters {
 struct Shared {
   const StressOptions& options;
   DB* db;
+  const FamilyLayout& layout;
   std::vector<std::mutex> locks;
   std::vector<KeyState> state;
   Counters counters;
@@ -51,8 +53,8 @@ struct Shared {
   std::mutex failures_mu;
   std::vector<std::string> failures;  // guarded by failures_mu
 
-  Shared(const StressOptions& o, DB* d, std::vector<KeyState> s)
-      : options(o), db(d), locks(o.max_key), state(std::move(s)) {}
+  Shared(const StressOptions& o, DB* d, const FamilyLayout& f, std::vector<KeyState> s)
+      : options(o), db(d), layout(f), locks(o.max_key), state(std::move(s)) {}
 
   void Fail(std::string message) {
     std::lock_guard<std::mutex> l(failures_mu);
@@ -66,9 +68,10 @@ std::string Describe(const std::optional<uint32_t>& v) {
 }
 
 // Reads key through Get and checks the value's form. nullopt in *out: the key has no value.
-Status ReadKey(DB* db, const ReadOptions& ro, uint32_t key, std::optional<uint32_t>* out) {
+Status ReadKey(DB* db, const FamilyLayout& layout, const ReadOptions& ro, uint32_t key,
+               std::optional<uint32_t>* out) {
   std::string value;
-  Status s = db->Get(ro, KeyString(key), &value);
+  Status s = db->Get(ro, layout.For(key), KeyString(key), &value);
   if (s.IsNotFound()) {
     out->reset();
     return Status::OK();
@@ -132,9 +135,9 @@ class Worker {
       r.base = shared_->state[k].next_base;
       r.kind = keys.size() == 1 ? single_kind : (rnd_.OneIn(5) ? OpKind::kDelete : OpKind::kPut);
       if (r.kind == OpKind::kPut) {
-        batch.Put(KeyString(k), ValueString(k, r.base));
+        batch.Put(shared_->layout.For(k), KeyString(k), ValueString(k, r.base));
       } else {
-        batch.Delete(KeyString(k));
+        batch.Delete(shared_->layout.For(k), KeyString(k));
       }
       records.push_back(r);
     }
@@ -160,13 +163,18 @@ class Worker {
     for (uint32_t k = first; k < end; k++) held.emplace_back(shared_->locks[k]);
     std::vector<HistoryRecord> records;
     WriteBatch batch;
-    batch.DeleteRange(KeyString(first), KeyString(end));
+    // The keys of the range live in every family: one tombstone in each, one batch.
+    for (ColumnFamilyHandle* h : shared_->layout.handles()) {
+      batch.DeleteRange(h, KeyString(first), KeyString(end));
+    }
     for (uint32_t k = first; k < end; k++) {
       HistoryRecord r;
       r.key = k;
       r.base = shared_->state[k].next_base;
       r.kind = put_last_again && k + 1 == end ? OpKind::kPut : OpKind::kDelete;
-      if (r.kind == OpKind::kPut) batch.Put(KeyString(k), ValueString(k, r.base));
+      if (r.kind == OpKind::kPut) {
+        batch.Put(shared_->layout.For(k), KeyString(k), ValueString(k, r.base));
+      }
       records.push_back(r);
     }
     if (!RecordIntent(records)) return;
@@ -229,7 +237,7 @@ class Worker {
       std::atomic<bool> saw_wrong{false};
       std::string wrong;
       s = shared_->db->ReadModifyWrite(
-          wo, KeyString(k),
+          wo, shared_->layout.For(k), KeyString(k),
           [&](const std::string* current) -> std::optional<std::string> {
             const bool ok =
                 now.exists ? current != nullptr && *current == expected_value : current == nullptr;
@@ -246,8 +254,8 @@ class Worker {
       }
     } else {
       bool swapped = false;
-      s = shared_->db->CompareAndSwap(wo, KeyString(k), now.exists ? &expected_value : nullptr,
-                                      value, &swapped);
+      s = shared_->db->CompareAndSwap(wo, shared_->layout.For(k), KeyString(k),
+                                      now.exists ? &expected_value : nullptr, value, &swapped);
       if (s.ok() && !swapped) {
         return shared_->Fail(fmt::format("{}: compare-and-swap against {} did not swap",
                                          KeyString(k), Describe(Current(now))));
@@ -269,7 +277,7 @@ class Worker {
     const uint32_t k = RandomKey();
     std::lock_guard<std::mutex> l(shared_->locks[k]);
     std::optional<uint32_t> got;
-    Status s = ReadKey(shared_->db, ReadOptions(), k, &got);
+    Status s = ReadKey(shared_->db, shared_->layout, ReadOptions(), k, &got);
     if (!s.ok()) return shared_->Fail(fmt::format("get {}: {}", KeyString(k), s.ToString()));
     const std::optional<uint32_t> want = Current(shared_->state[k]);
     if (got != want) {
@@ -317,7 +325,7 @@ class Worker {
   }
 
   void IterateCheck() {
-    std::unique_ptr<Iterator> it = shared_->db->NewIterator(ReadOptions());
+    std::unique_ptr<Iterator> it = shared_->layout.NewIterator(shared_->db, ReadOptions());
     std::vector<std::pair<uint32_t, uint32_t>> entries;
     Collect(it.get(), RandomKey(), 64, rnd_.OneIn(4), &entries);
   }
@@ -331,7 +339,7 @@ class Worker {
     bool ok = true;
     auto check = [&](uint32_t k, const std::optional<uint32_t>& via, const char* how) {
       std::optional<uint32_t> got;
-      Status s = ReadKey(shared_->db, ro, k, &got);
+      Status s = ReadKey(shared_->db, shared_->layout, ro, k, &got);
       if (!s.ok()) {
         shared_->Fail(fmt::format("snapshot get {}: {}", KeyString(k), s.ToString()));
         return false;
@@ -348,7 +356,7 @@ class Worker {
     for (int i = 0; ok && i < 8; i++) {
       const uint32_t k = RandomKey();
       std::optional<uint32_t> first;
-      Status s = ReadKey(shared_->db, ro, k, &first);
+      Status s = ReadKey(shared_->db, shared_->layout, ro, k, &first);
       if (!s.ok()) {
         shared_->Fail(fmt::format("snapshot get {}: {}", KeyString(k), s.ToString()));
         ok = false;
@@ -356,7 +364,7 @@ class Worker {
       }
       seen.emplace(k, first);
     }
-    std::unique_ptr<Iterator> it = shared_->db->NewIterator(ro);
+    std::unique_ptr<Iterator> it = shared_->layout.NewIterator(shared_->db, ro);
     std::vector<std::pair<uint32_t, uint32_t>> forward, backward;
     const uint32_t from = RandomKey();
     ok = ok && Collect(it.get(), from, 32, false, &forward);
@@ -396,14 +404,14 @@ class Worker {
 
 // Reads every key with Get and with one full iteration, which must agree. Fails (returning
 // non-OK) on an unreadable or malformed entry; mismatches are added to *failures.
-Status ReadWholeDatabase(DB* db, uint32_t max_key, std::vector<Recovered>* recovered,
-                         std::vector<std::string>* failures) {
+Status ReadWholeDatabase(DB* db, const FamilyLayout& layout, uint32_t max_key,
+                         std::vector<Recovered>* recovered, std::vector<std::string>* failures) {
   recovered->assign(max_key, std::nullopt);
   for (uint32_t k = 0; k < max_key; k++) {
-    Status s = ReadKey(db, ReadOptions(), k, &(*recovered)[k]);
+    Status s = ReadKey(db, layout, ReadOptions(), k, &(*recovered)[k]);
     if (!s.ok()) return s;
   }
-  std::unique_ptr<Iterator> it = db->NewIterator(ReadOptions());
+  std::unique_ptr<Iterator> it = layout.NewIterator(db, ReadOptions());
   std::vector<bool> iterated(max_key, false);
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     uint32_t key = 0, base = 0;
@@ -469,7 +477,8 @@ int RunStress(const StressOptions& o) {
 
   const auto open_start = Clock::now();
   std::unique_ptr<DB> db;
-  Status s = DB::Open(db_options, options.db, &db);
+  FamilyLayout layout;
+  Status s = FamilyLayout::Open(db_options, options.db, options.column_families, &db, &layout);
   if (!s.ok()) return std::printf("FAILURE: open: %s\n", s.ToString().c_str()), 1;
   const double open_seconds = std::chrono::duration<double>(Clock::now() - open_start).count();
 
@@ -481,7 +490,7 @@ int RunStress(const StressOptions& o) {
 
   std::vector<Recovered> recovered;
   std::vector<std::string> read_failures;
-  s = ReadWholeDatabase(db.get(), options.max_key, &recovered, &read_failures);
+  s = ReadWholeDatabase(db.get(), layout, options.max_key, &recovered, &read_failures);
   if (!s.ok()) return std::printf("FAILURE: reading the database: %s\n", s.ToString().c_str()), 1;
   VerifyOptions vo;
   vo.require_acknowledged = options.sync || !options.simulate_power_loss;
@@ -508,11 +517,13 @@ int RunStress(const StressOptions& o) {
     return s.ok() ? 0 : (std::printf("FAILURE: close: %s\n", s.ToString().c_str()), 1);
   }
 
-  std::printf("stress: seed=%llu threads=%d memtable=%s sync=%d power_loss=%d max_key=%u\n",
-              static_cast<unsigned long long>(options.seed), options.threads,
-              options.memtable.c_str(), options.sync, options.simulate_power_loss, options.max_key);
+  std::printf(
+      "stress: seed=%llu threads=%d memtable=%s sync=%d power_loss=%d max_key=%u "
+      "column_families=%d\n",
+      static_cast<unsigned long long>(options.seed), options.threads, options.memtable.c_str(),
+      options.sync, options.simulate_power_loss, options.max_key, options.column_families);
   std::fflush(stdout);
-  Shared shared(options, db.get(), Rebase(baseline, history, recovered));
+  Shared shared(options, db.get(), layout, Rebase(baseline, history, recovered));
   std::vector<std::thread> threads;
   for (int t = 0; t < options.threads; t++) {
     threads.emplace_back([&shared, t] { Worker(&shared, t).Run(); });

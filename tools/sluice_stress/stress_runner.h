@@ -45,6 +45,9 @@ struct StressOptions {
   // Range deletions of a few consecutive keys (a batch: WriteBatch::DeleteRange, sometimes
   // followed by a put of the range's last key, which must survive it).
   int delete_range_percent = 3;
+  // Column families the keys are spread over (key k in family k % N; family_layout.h), so
+  // batches and range deletions span families.
+  int column_families = 1;
 };
 
 // Returns the process exit code: 0 all checks passed, 1 a check failed, 2 an error (bad
