@@ -303,6 +303,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "sluice (hash-skiplist, hash-linklist): buckets; 0 = one per KiB of "
                  "--write_buffer_size")
       ->check(CLI::Range(size_t{0}, size_t{1} << 30));
+  app.add_option("--num_column_families", e.num_column_families,
+                 "sluice: column families the keys are spread over (by a hash of the key; "
+                 "scans unsupported above 1)")
+      ->check(CLI::Range(1, 65536));
   app.add_option("--level0_idle_compaction_ms", e.level0_idle_compaction_ms,
                  "sluice: compact L0 into L1 once writes stopped this long (0: never)")
       ->check(CLI::Range(0, 86400000));

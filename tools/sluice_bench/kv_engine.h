@@ -82,6 +82,9 @@ struct EngineOptions {
   // sluice's Options::level0_compression (the L0 files flushes write); the other engines
   // compress every level with --compression_type.
   CompressionKind level0_compression = CompressionKind::kNone;
+  // sluice: column families the keys are spread over (each key's family chosen by a hash of
+  // it; 1: the default family only). The other engines ignore it.
+  int num_column_families = 1;
   // Defaults for every write of the run (fillsync forces sync).
   bool sync = false;
   bool disable_wal = false;
