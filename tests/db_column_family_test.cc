@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -350,6 +351,32 @@ TEST_F(ColumnFamilyTest, AFamilyWithNothingInMemoryKeepsNoOldWalFiles) {
   EXPECT_LE(FilesWithSuffix(dir_.path(), ".log").size(), 2u);
   Open({"default", "idle", "busy"});
   EXPECT_EQ(Value(4), Get(handles_[2], Key(7)));
+}
+
+// A family with a trickle of writes holds old WAL files back; past max_total_wal_size it is
+// flushed so they go (RocksDB's rule), and nothing of it is lost.
+TEST_F(ColumnFamilyTest, ATrickleFamilyIsFlushedPastMaxTotalWalSize) {
+  DBOptions o = DatabaseOptions();
+  o.max_total_wal_size = 256 << 10;
+  ASSERT_OK(TryOpen({"default"}, o));
+  ColumnFamilyHandle* cold = Create("cold", "skiplist");
+  ColumnFamilyHandle* hot = Create("hot", "skiplist");
+  ASSERT_OK(db_->Put(WriteOptions(), cold, "c", "1"));
+  size_t most_logs = 0;
+  for (int i = 0; i < 20000; i++) {
+    ASSERT_OK(db_->Put(WriteOptions(), hot, Key(i), Value(i)));
+    if (i % 1000 == 0) {
+      most_logs = std::max(most_logs, FilesWithSuffix(dir_.path(), ".log").size());
+    }
+  }
+  // 20000 x ~120 bytes is ~2.4 MB of WAL: without the rule every file since "c" would stay.
+  EXPECT_LE(most_logs, 8u);
+  std::string files;
+  ASSERT_TRUE(db_->GetProperty(cold, "sluice.num-files-at-level0", &files));
+  EXPECT_EQ("1", files);  // flushed for the rule
+  Open({"default", "cold", "hot"});
+  EXPECT_EQ("1", Get(handles_[1], "c"));
+  EXPECT_EQ(Value(19999), Get(handles_[2], Key(19999)));
 }
 
 TEST_F(ColumnFamilyTest, ManyFamiliesWithMixedComponents) {

@@ -74,6 +74,13 @@ struct DBOptions {
   static constexpr unsigned kDefaultMaxSubcompactions = 4;
   // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
   uint64_t delayed_write_rate = 0;
+  // --- Column families ---
+  // Bytes of WAL files kept alive for unflushed writes beyond which the family holding the
+  // oldest one back is flushed (RocksDB's option): a family that receives only a trickle of
+  // writes would otherwise keep every WAL file since its first one. 0: four times the sum over
+  // the families of write_buffer_size * max_write_buffer_number (with one family the limit is
+  // never reached: its WAL files go with its own flushes).
+  uint64_t max_total_wal_size = 0;
   // --- Limits ---
   // Longest key accepted by writes (InvalidArgument beyond).
   size_t max_key_size = 64 << 10;

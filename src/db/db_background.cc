@@ -180,6 +180,15 @@ void DBImpl::BackgroundLoop() {
       bg_cv_.SignalAll();
       continue;
     }
+    // Old WAL files held back by a family that gets few writes: switch its component (the
+    // flush then lets them go).
+    if (ColumnFamilyData* holder = PickWalHolder()) {
+      mutex_.Unlock();
+      Status s = SwitchMemoryComponent(holder, nullptr, /*force=*/true);
+      mutex_.Lock();
+      if (!s.ok() && !s.IsInvalidArgument() && !shutting_down_.load()) SetBackgroundError(s);
+      continue;
+    }
     // acq_rel: pairs with the listener's store, so the files it announced are in the registry's
     // queue (also guarded by the registry's own lock) when DeleteObsoleteFiles takes it.
     if (obsolete_files_pending_.exchange(false, std::memory_order_acq_rel)) {
@@ -267,6 +276,31 @@ void DBImpl::IdleFamilyEdits(uint64_t log_number, const ColumnFamilyData* skip,
     edits->back().SetColumnFamily(f->id);
     edits->back().SetLogNumber(log_number);
   }
+}
+
+ColumnFamilyData* DBImpl::PickWalHolder() const {
+  const WalSet* wals = CurrentWalSet();
+  if (wals->older.empty()) return nullptr;
+  uint64_t total = wals->current->log->ReservedSize();
+  for (const auto& f : wals->older) total += f->log->ReservedSize();
+  uint64_t limit = options_.max_total_wal_size;
+  const std::vector<ColumnFamilyData*> live = LiveFamilies();
+  if (limit == 0) {
+    for (ColumnFamilyData* f : live) {
+      limit += 4 * f->options.write_buffer_size *
+               static_cast<uint64_t>(f->options.max_write_buffer_number);
+    }
+  }
+  if (total <= limit) return nullptr;
+  const uint64_t oldest = versions_->LogNumber();
+  for (ColumnFamilyData* f : live) {
+    const SuperVersion* sv = CurrentSuperVersion(f);
+    if (f->versions->log_number == oldest && sv->imms.empty() &&
+        sv->mem->first_log_number <= oldest && sv->mem->component->HoldsData()) {
+      return f;
+    }
+  }
+  return nullptr;
 }
 
 Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {

@@ -343,6 +343,10 @@ class DBImpl final : public DB {
   // The family whose oldest immutable component should be flushed next (the one holding the
   // oldest WAL file), or nullptr.
   ColumnFamilyData* PickFlush() const REQUIRES(mutex_);
+  // When the live WAL files exceed Options::max_total_wal_size: a family that holds the oldest
+  // one back with writes in its mutable component only (its switch and flush let it go), or
+  // nullptr.
+  ColumnFamilyData* PickWalHolder() const REQUIRES(mutex_);
   // At a flush: the edits that move up to `log_number` the log numbers of the families (but
   // `skip`) with nothing in memory, which need no WAL file below it. REQUIRES: every write
   // logged below log_number has been inserted.
