@@ -289,7 +289,7 @@ Status VersionSet::Recover(const FamilyOptionsLookup& lookup, std::string* repor
   }
   if (!missing.empty()) {
     return Status::InvalidArgument(
-        dbname_,
+        manifest,
         "the database has column families that were not named when opening it: " + missing);
   }
 

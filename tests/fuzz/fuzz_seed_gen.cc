@@ -90,6 +90,23 @@ void WalSeeds() {
   Emit(t, "rangedel",
        LogFile({Batch(20, {{"a", "1"}, {"m", "2"}}, {}), Batch(21, {}, {}, false, {{"a", "n"}}),
                 Batch(22, {{"b", "3"}}, {"c"}, false, {{"x", "z"}, {"q", "q"}})}));
+  // A batch across column families (records with the family bit): damage for a database
+  // that has only the default family.
+  struct IdHandle final : ColumnFamilyHandle {
+    explicit IdHandle(uint32_t i) : id(i) {}
+    const std::string& GetName() const override { return name; }
+    uint32_t GetID() const override { return id; }
+    uint32_t id;
+    std::string name = "seed";
+  } family(3);
+  WriteBatch across;
+  across.Put("d", "default");
+  across.Put(&family, "f", "family 3");
+  across.DeleteRange(&family, "a", "c");
+  WriteBatchInternal::SetSequence(&across, 31);
+  Emit(t, "families",
+       LogFile({Batch(30, {{"k", "v"}}, {}), WriteBatchInternal::Contents(&across).ToString(),
+                Batch(32, {{"k2", "v2"}}, {})}));
 }
 
 // Sorted internal-key entries over n user keys, some with two versions, some deletions.
@@ -241,6 +258,36 @@ void ManifestSeeds() {
     }
   }
   RemoveDir(dir);
+
+  // Column families: created, written, flushed, one dropped (tags 9-12).
+  const std::string fdir = FreshDir("seed-families");
+  s = DB::Open(options, fdir, &db);
+  if (!s.ok()) Fail(__FILE__, __LINE__, s.ToString());
+  ColumnFamilyHandle* users = nullptr;
+  ColumnFamilyHandle* logs = nullptr;
+  db->CreateColumnFamily(options, "users", &users);
+  db->CreateColumnFamily(options, "logs", &logs);
+  for (int i = 0; i < 50; i++) {
+    db->Put(WriteOptions(), users, fmt::format("user{:03d}", i), std::string(50, 'u'));
+    db->Put(WriteOptions(), logs, fmt::format("log{:03d}", i), std::string(50, 'l'));
+  }
+  db->Flush(users);
+  db->DropColumnFamily(logs);
+  db->Close();
+  db.reset();
+  for (const auto& entry : std::filesystem::directory_iterator(fdir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("MANIFEST-", 0) == 0) {
+      std::FILE* f = std::fopen(entry.path().c_str(), "rb");
+      std::string bytes;
+      char buf[4096];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, n);
+      std::fclose(f);
+      Emit(t, "families", bytes);
+    }
+  }
+  RemoveDir(fdir);
 }
 
 // Operation scripts in db_api_fuzzer's format: [component, flags] then opcode + arguments.

@@ -6,6 +6,7 @@
 // 2. The real recovery path: a directory with CURRENT naming MANIFEST-000002 = the input, and
 //    VersionSet::Recover on it. Errors must be Corruption (or InvalidArgument for a foreign
 //    comparator) naming the MANIFEST.
+//    Every column family the MANIFEST names is opened (ListColumnFamiliesInManifest first).
 // 3. When that recovery succeeds, DB::Open on the directory (no SST file exists, so a version
 //    naming one must be refused as Corruption naming the MANIFEST). When the open succeeds, a
 //    the version must be empty, a write must be readable, and a close and reopen (which reads
@@ -86,9 +87,13 @@ void Recover(const std::string& contents) {
   std::string report;
   Status s;
   SequenceNumber last_sequence = 0;
+  // The families it names, all opened with the same options (none if it cannot be listed:
+  // then Recover reports why).
+  std::vector<std::string> names;
+  if (!ListColumnFamiliesInManifest(Env::Default(), dir, &names).ok()) names.clear();
   {
     VersionSet versions(dir, options, std::make_shared<FileRegistry>());
-    s = versions.Recover(&report);
+    s = versions.Recover([&](const std::string&) { return &options; }, &report);
     if (s.ok()) {
       versions.LevelSummary();
       last_sequence = versions.LastSequence();
@@ -106,8 +111,13 @@ void Recover(const std::string& contents) {
 
   options.env = nullptr;
   options.write_buffer_size = 64 << 10;
+  FUZZ_CHECK(!names.empty() && names[0] == kDefaultColumnFamilyName,
+             "Recover accepts a MANIFEST ListColumnFamiliesInManifest lists as [{}]", names.size());
+  std::vector<ColumnFamilyDescriptor> families;
+  for (const std::string& name : names) families.emplace_back(name, options);
+  std::vector<ColumnFamilyHandle*> handles;
   std::unique_ptr<DB> db;
-  s = DB::Open(options, dir, &db);
+  s = DB::Open(options, dir, families, &handles, &db);
   if (!s.ok()) {
     FUZZ_CHECK(s.IsCorruption() && s.ToString().find(manifest) != std::string::npos,
                "DB::Open on a MANIFEST VersionSet::Recover accepts: expected Corruption naming "
@@ -138,7 +148,7 @@ void Recover(const std::string& contents) {
   FUZZ_CHECK(s.ok(), "Close: {}", s.ToString());
   db.reset();
 
-  s = DB::Open(options, dir, &db);
+  s = DB::Open(options, dir, families, &handles, &db);
   FUZZ_CHECK(s.ok(), "reopen after recovering the MANIFEST: {}", s.ToString());
   value.clear();
   s = db->Get(ReadOptions(), "key", &value);

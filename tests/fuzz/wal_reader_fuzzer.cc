@@ -73,7 +73,10 @@ class CheckingReporter final : public log::Reader::Reporter {
 struct Record {
   std::string payload;
   bool decoded = false;      // decodes as a write batch (perhaps an aborted one)
-  bool valid_batch = false;  // decodes as a write batch that is not aborted
+  bool valid_batch = false;  // decodes as a write batch that is not aborted, of the default family
+  // Updates a column family other than the default one: recovery of a database that has only
+  // the default family treats the record as damage (skipped without paranoid_checks).
+  bool other_family = false;
   SequenceNumber sequence = 0;
   struct Update {
     char kind;  // 'p' put key=a value=b, 'd' delete a, 'r' delete range [a, b)
@@ -91,6 +94,18 @@ class CollectingHandler final : public WriteBatch::Handler {
   void Delete(const Slice& key) override { r_->updates.push_back({'d', key.ToString(), ""}); }
   void DeleteRange(const Slice& begin, const Slice& end) override {
     r_->updates.push_back({'r', begin.ToString(), end.ToString()});
+  }
+  void PutCF(uint32_t family, const Slice& key, const Slice& value) override {
+    r_->other_family = true;
+    Put(key, value);
+  }
+  void DeleteCF(uint32_t family, const Slice& key) override {
+    r_->other_family = true;
+    Delete(key);
+  }
+  void DeleteRangeCF(uint32_t family, const Slice& begin, const Slice& end) override {
+    r_->other_family = true;
+    DeleteRange(begin, end);
   }
 
  private:
@@ -128,7 +143,7 @@ std::vector<Record> ReadAll(const std::string& contents, const std::string& fnam
                  "batch iterates {} updates, count says {}", r.updates.size(),
                  WriteBatchInternal::Count(&batch));
       r.decoded = true;
-      r.valid_batch = !WriteBatchInternal::IsAborted(&batch);
+      r.valid_batch = !WriteBatchInternal::IsAborted(&batch) && !r.other_family;
       r.sequence = WriteBatchInternal::Sequence(&batch);
       FUZZ_CHECK(r.sequence <= kMaxSequenceNumber, "a batch with sequence {} is accepted",
                  r.sequence);
@@ -194,7 +209,8 @@ void Recover(const std::string& contents, const std::vector<Record>& records) {
   bool increasing = true;
   SequenceNumber last = 0, max_sequence = 0;
   for (const Record& r : records) {
-    if (r.decoded) max_sequence = std::max(max_sequence, r.sequence);
+    // (A record of an unknown family is skipped whole: its sequence number does not count.)
+    if (r.decoded && !r.other_family) max_sequence = std::max(max_sequence, r.sequence);
     if (!r.valid_batch) continue;
     if (first_valid != nullptr && r.sequence <= last) increasing = false;
     if (first_valid == nullptr) first_valid = &r;
