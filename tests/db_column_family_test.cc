@@ -60,7 +60,9 @@ class ColumnFamilyTest : public ::testing::Test {
     for (size_t i = 0; i < names.size(); i++) ASSERT_EQ(names[i], handles_[i]->GetName());
   }
   void Close() {
-    if (db_ != nullptr) ASSERT_OK(db_->Close());
+    if (db_ != nullptr) {
+      ASSERT_OK(db_->Close());
+    }
     db_.reset();
     handles_.clear();
   }

@@ -28,7 +28,9 @@ class DBFamilyModelTest : public ::testing::TestWithParam<uint64_t> {
   DBFamilyModelTest() : rnd_(GetParam()) {}
   ~DBFamilyModelTest() override {
     for (auto& s : snapshots_) db_->ReleaseSnapshot(s.snapshot);
-    if (db_ != nullptr) EXPECT_OK(db_->Close());
+    if (db_ != nullptr) {
+      EXPECT_OK(db_->Close());
+    }
   }
 
   struct Family {

@@ -144,6 +144,8 @@ class LevelDBEngine final : public KVEngine {
                         ? ""
                         : fmt::format("--memtable={} applies to sluice only", r.memtable)});
     for (OptionRow& row : SluiceOnlyOptionRows(r, "LevelDB")) rows.push_back(std::move(row));
+    rows.push_back({"num_column_families", "1",
+                    r.num_column_families > 1 ? "LevelDB has no column families: ignored" : ""});
     rows.push_back({"block_size", fmt::format("{}", o.block_size),
                     ClampNote<size_t>(o.block_size, 1 << 10, 4 << 20)});
     rows.push_back({"block_restart_interval", fmt::format("{}", o.block_restart_interval), ""});

@@ -47,16 +47,36 @@ rocksdb::CompressionType ToRocks(CompressionKind kind) {
   return rocksdb::kNoCompression;
 }
 
+// The column family of a key (--num_column_families); nullptr: the default family.
+rocksdb::ColumnFamilyHandle* FamilyFor(const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                                       std::string_view key) {
+  if (handles.size() <= 1) return nullptr;
+  return handles[FamilyIndexFor(key, handles.size())];
+}
+
 class RocksBatch : public KVWriteBatch {
  public:
+  explicit RocksBatch(const std::vector<rocksdb::ColumnFamilyHandle*>* handles)
+      : handles_(handles) {}
   void Put(std::string_view key, std::string_view value) override {
-    batch_.Put(ToSlice(key), ToSlice(value));
+    if (auto* h = FamilyFor(*handles_, key)) {
+      batch_.Put(h, ToSlice(key), ToSlice(value));
+    } else {
+      batch_.Put(ToSlice(key), ToSlice(value));
+    }
   }
-  void Delete(std::string_view key) override { batch_.Delete(ToSlice(key)); }
+  void Delete(std::string_view key) override {
+    if (auto* h = FamilyFor(*handles_, key)) {
+      batch_.Delete(h, ToSlice(key));
+    } else {
+      batch_.Delete(ToSlice(key));
+    }
+  }
   void Clear() override { batch_.Clear(); }
   rocksdb::WriteBatch* rep() { return &batch_; }
 
  private:
+  const std::vector<rocksdb::ColumnFamilyHandle*>* const handles_;
   rocksdb::WriteBatch batch_;
 };
 
@@ -170,6 +190,8 @@ class RocksDBEngine final : public KVEngine {
         {"target_file_size_base", fmt::format("{}", o.target_file_size_base), ""},
         {"max_bytes_for_level_base", fmt::format("{}", o.max_bytes_for_level_base), ""},
         {"max_bytes_for_level_multiplier", fmt::format("{}", o.max_bytes_for_level_multiplier), ""},
+        {"num_column_families", fmt::format("{}", requested_.num_column_families),
+         requested_.num_column_families > 1 ? "keys spread by hash; scans unsupported" : ""},
         {"sync", requested_.sync ? "true" : "false", ""},
         {"disable_wal", requested_.disable_wal ? "true" : "false", ""},
     };
@@ -180,13 +202,28 @@ class RocksDBEngine final : public KVEngine {
 
   EngineStatus Open(const std::string& path) override {
     rocksdb::DB* db = nullptr;
-    rocksdb::Status s = rocksdb::DB::Open(options_, path, &db);
+    handles_.clear();
+    rocksdb::Status s;
+    if (requested_.num_column_families <= 1) {
+      s = rocksdb::DB::Open(options_, path, &db);
+    } else {
+      std::vector<rocksdb::ColumnFamilyDescriptor> families;
+      families.emplace_back(rocksdb::kDefaultColumnFamilyName, options_);
+      for (int i = 1; i < requested_.num_column_families; i++) {
+        families.emplace_back(fmt::format("cf{}", i), options_);
+      }
+      rocksdb::DBOptions db_options(options_);
+      db_options.create_missing_column_families = true;
+      s = rocksdb::DB::Open(db_options, path, families, &handles_, &db);
+    }
     db_.reset(db);
     return FromRocks(s);
   }
 
   EngineStatus Close() override {
     if (db_ == nullptr) return EngineStatus::OK();
+    for (rocksdb::ColumnFamilyHandle* h : handles_) db_->DestroyColumnFamilyHandle(h);
+    handles_.clear();
     rocksdb::Status s = db_->Close();
     db_.reset();
     return FromRocks(s);
@@ -197,40 +234,50 @@ class RocksDBEngine final : public KVEngine {
   }
 
   EngineStatus Put(std::string_view key, std::string_view value, const WriteMode& mode) override {
-    return FromRocks(db_->Put(ToWriteOptions(mode), ToSlice(key), ToSlice(value)));
+    return FromRocks(db_->Put(ToWriteOptions(mode), Family(key), ToSlice(key), ToSlice(value)));
   }
 
   EngineStatus Delete(std::string_view key, const WriteMode& mode) override {
-    return FromRocks(db_->Delete(ToWriteOptions(mode), ToSlice(key)));
+    return FromRocks(db_->Delete(ToWriteOptions(mode), Family(key), ToSlice(key)));
   }
 
   EngineStatus DeleteRange(std::string_view begin, std::string_view end,
                            const WriteMode& mode) override {
+    if (handles_.size() > 1) {
+      return EngineStatus::NotSupported("deleterange with --num_column_families > 1");
+    }
     return FromRocks(db_->DeleteRange(ToWriteOptions(mode), db_->DefaultColumnFamily(),
                                       ToSlice(begin), ToSlice(end)));
   }
 
-  std::unique_ptr<KVWriteBatch> NewWriteBatch() override { return std::make_unique<RocksBatch>(); }
+  std::unique_ptr<KVWriteBatch> NewWriteBatch() override {
+    return std::make_unique<RocksBatch>(&handles_);
+  }
 
   EngineStatus Write(KVWriteBatch* batch, const WriteMode& mode) override {
     return FromRocks(db_->Write(ToWriteOptions(mode), static_cast<RocksBatch*>(batch)->rep()));
   }
 
   EngineStatus Get(std::string_view key, std::string* value) override {
-    return FromRocks(db_->Get(read_options_, ToSlice(key), value));
+    return FromRocks(db_->Get(read_options_, Family(key), ToSlice(key), value));
   }
 
   void MultiGet(const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                 std::vector<EngineStatus>* statuses) override {
     std::vector<rocksdb::Slice> slices;
+    std::vector<rocksdb::ColumnFamilyHandle*> families;
     slices.reserve(keys.size());
-    for (std::string_view k : keys) slices.push_back(ToSlice(k));
+    families.reserve(keys.size());
+    for (std::string_view k : keys) {
+      slices.push_back(ToSlice(k));
+      families.push_back(Family(k));
+    }
     // The batched MultiGet (db_bench's --multiread_batched), RocksDB's faster one: it sorts the
     // keys and reads the blocks of a file together.
     std::vector<rocksdb::PinnableSlice> pinned(keys.size());
     std::vector<rocksdb::Status> results(keys.size());
-    db_->MultiGet(read_options_, db_->DefaultColumnFamily(), keys.size(), slices.data(),
-                  pinned.data(), results.data(), /*sorted_input=*/false);
+    db_->MultiGet(read_options_, keys.size(), families.data(), slices.data(), pinned.data(),
+                  results.data(), /*sorted_input=*/false);
     values->resize(keys.size());
     statuses->clear();
     for (size_t i = 0; i < keys.size(); i++) {
@@ -240,13 +287,26 @@ class RocksDBEngine final : public KVEngine {
   }
 
   std::unique_ptr<KVIterator> NewIterator() override {
+    if (handles_.size() > 1) return std::make_unique<UnsupportedIterator>();
     return std::make_unique<RocksIterator>(db_->NewIterator(read_options_));
   }
 
-  EngineStatus Flush() override { return FromRocks(db_->Flush(rocksdb::FlushOptions())); }
+  // Every family (the default one alone unless --num_column_families > 1).
+  std::vector<rocksdb::ColumnFamilyHandle*> Families() {
+    return handles_.empty() ? std::vector<rocksdb::ColumnFamilyHandle*>{db_->DefaultColumnFamily()}
+                            : handles_;
+  }
+
+  EngineStatus Flush() override {
+    return FromRocks(db_->Flush(rocksdb::FlushOptions(), Families()));
+  }
 
   EngineStatus CompactAll() override {
-    return FromRocks(db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr));
+    for (rocksdb::ColumnFamilyHandle* h : Families()) {
+      rocksdb::Status s = db_->CompactRange(rocksdb::CompactRangeOptions(), h, nullptr, nullptr);
+      if (!s.ok()) return FromRocks(s);
+    }
+    return EngineStatus::OK();
   }
 
   EngineStatus WaitForCompaction(std::string* how) override {
@@ -256,9 +316,13 @@ class RocksDBEngine final : public KVEngine {
         "rocksdb.compaction-pending", "rocksdb.num-running-compactions"};
     return WaitUntilCountersZero(names, how,
                                  [this](const std::string& name) -> std::optional<uint64_t> {
-                                   uint64_t v = 0;
-                                   if (!db_->GetIntProperty(name, &v)) return std::nullopt;
-                                   return v;
+                                   uint64_t sum = 0;  // over the families
+                                   for (rocksdb::ColumnFamilyHandle* h : Families()) {
+                                     uint64_t v = 0;
+                                     if (!db_->GetIntProperty(h, name, &v)) return std::nullopt;
+                                     sum += v;
+                                   }
+                                   return sum;
                                  });
   }
 
@@ -290,7 +354,14 @@ class RocksDBEngine final : public KVEngine {
   const rocksdb::ReadOptions read_options_;
   rocksdb::Options options_;
   rocksdb::BlockBasedTableOptions table_options_;
+  // The key's family (the default one unless --num_column_families > 1).
+  rocksdb::ColumnFamilyHandle* Family(std::string_view key) {
+    rocksdb::ColumnFamilyHandle* h = FamilyFor(handles_, key);
+    return h != nullptr ? h : db_->DefaultColumnFamily();
+  }
+
   std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // empty: the default family only
 };
 
 }  // namespace

@@ -65,7 +65,7 @@ sluice::CompressionType ToSluice(CompressionKind kind) {
 sluice::ColumnFamilyHandle* FamilyFor(const std::vector<sluice::ColumnFamilyHandle*>& handles,
                                       std::string_view key) {
   if (handles.size() <= 1) return nullptr;
-  return handles[std::hash<std::string_view>()(key) % handles.size()];
+  return handles[FamilyIndexFor(key, handles.size())];
 }
 
 class SluiceBatch : public KVWriteBatch {
@@ -101,22 +101,6 @@ class SluiceIterator : public KVIterator {
 
  private:
   std::unique_ptr<sluice::Iterator> it_;
-};
-
-// The iterator of an engine whose keys are spread over column families: no one ordered view.
-class UnsupportedIterator : public KVIterator {
- public:
-  bool Valid() const override { return false; }
-  void SeekToFirst() override {}
-  void SeekToLast() override {}
-  void Seek(std::string_view) override {}
-  void Next() override {}
-  void Prev() override {}
-  std::string_view key() const override { return {}; }
-  std::string_view value() const override { return {}; }
-  EngineStatus status() const override {
-    return EngineStatus::NotSupported("iterators with --num_column_families > 1");
-  }
 };
 
 class SluiceEngine final : public KVEngine {

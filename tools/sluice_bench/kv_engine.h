@@ -82,13 +82,19 @@ struct EngineOptions {
   // sluice's Options::level0_compression (the L0 files flushes write); the other engines
   // compress every level with --compression_type.
   CompressionKind level0_compression = CompressionKind::kNone;
-  // sluice: column families the keys are spread over (each key's family chosen by a hash of
-  // it; 1: the default family only). The other engines ignore it.
+  // sluice and RocksDB: column families the keys are spread over (each key's family chosen by
+  // FamilyIndexFor; 1: the default family only). LevelDB has none and ignores it.
   int num_column_families = 1;
   // Defaults for every write of the run (fillsync forces sync).
   bool sync = false;
   bool disable_wal = false;
 };
+
+// The column family (0..families-1) of a key spread by --num_column_families: the same for
+// every engine.
+inline size_t FamilyIndexFor(std::string_view key, size_t families) {
+  return families <= 1 ? 0 : std::hash<std::string_view>()(key) % families;
+}
 
 // Per-write durability.
 struct WriteMode {
@@ -156,6 +162,22 @@ class KVIterator {
   virtual std::string_view key() const = 0;
   virtual std::string_view value() const = 0;
   virtual EngineStatus status() const = 0;
+};
+
+// The iterator of an engine whose keys are spread over column families: no one ordered view.
+class UnsupportedIterator : public KVIterator {
+ public:
+  bool Valid() const override { return false; }
+  void SeekToFirst() override {}
+  void SeekToLast() override {}
+  void Seek(std::string_view) override {}
+  void Next() override {}
+  void Prev() override {}
+  std::string_view key() const override { return {}; }
+  std::string_view value() const override { return {}; }
+  EngineStatus status() const override {
+    return EngineStatus::NotSupported("iterators with --num_column_families > 1");
+  }
 };
 
 // A memory component written directly, without WAL, database or persisting (the memcomponent

@@ -29,8 +29,6 @@ std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_
       row("bucket_count", r.bucket_count != d.bucket_count, "hash components"),
       row("level0_idle_compaction_ms", r.level0_idle_compaction_ms != d.level0_idle_compaction_ms,
           "compaction policy"),
-      row("num_column_families", r.num_column_families != d.num_column_families,
-          "engine (its column families)"),
       // Their L0 files are compressed like every other level.
       OptionRow{"level0_compression", std::string(CompressionName(r.compression)), ""},
   };
