@@ -29,6 +29,11 @@ bool ParseNumber(const std::string& s, uint64_t* out) {
 
 }  // namespace
 
+std::string NormalizeDbPath(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
 std::string LogFileName(const std::string& dbname, uint64_t number) {
   return Numbered(dbname, number, "log");
 }

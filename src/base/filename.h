@@ -19,6 +19,8 @@ namespace sluice {
 
 enum class FileType { kLog, kTable, kManifest, kCurrent, kLock, kInfoLog, kTemp };
 
+// A database path as the DB names its files: without trailing slashes ("/" stays "/").
+std::string NormalizeDbPath(std::string path);
 std::string LogFileName(const std::string& dbname, uint64_t number);
 std::string TableFileName(const std::string& dbname, uint64_t number);
 std::string ManifestFileName(const std::string& dbname, uint64_t number);

@@ -36,6 +36,12 @@ namespace {
 // a thread's check and its wait; this bounds how late such files are deleted.
 constexpr std::chrono::microseconds kBackgroundRecheck = std::chrono::seconds(1);
 
+// Whether a family's memory holds writes not yet in its SST files (an immutable component, or
+// anything in the mutable one).
+bool HoldsUnflushedWrites(const SuperVersion& sv) {
+  return !sv.imms.empty() || sv.mem->component->HoldsData();
+}
+
 }  // namespace
 
 void DBImpl::StartBackgroundThreads() {
@@ -268,8 +274,7 @@ void DBImpl::IdleFamilyEdits(uint64_t log_number, const ColumnFamilyData* skip,
   for (ColumnFamilyData* f : LiveFamilies()) {
     if (f == skip || f->versions->log_number >= log_number) continue;
     const SuperVersion* sv = CurrentSuperVersion(f);
-    if (!sv->imms.empty() || sv->mem->component->HoldsData() ||
-        sv->mem->has_unlogged_writes.load()) {
+    if (HoldsUnflushedWrites(*sv) || sv->mem->has_unlogged_writes.load()) {
       continue;
     }
     edits->emplace_back();
@@ -346,8 +351,7 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
     mutex_.Lock();
     for (ColumnFamilyData* f : LiveFamilies()) {
       const SuperVersion* sv = CurrentSuperVersion(f);
-      if (f != cfd && f->versions->log_number < successor_log &&
-          (!sv->imms.empty() || sv->mem->component->HoldsData())) {
+      if (f != cfd && f->versions->log_number < successor_log && HoldsUnflushedWrites(*sv)) {
         return log_status;  // with mutex_ held, as the caller expects
       }
     }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/filename.h"
 #include "db/db_impl.h"
 #include "util/epoch.h"
 #include "util/logging.h"
@@ -37,9 +38,7 @@ Status DB::Open(const DBOptions& db_options, const std::string& path,
 Status DB::ListColumnFamilies(const DBOptions& options, const std::string& path,
                               std::vector<std::string>* names) {
   Env* env = options.env != nullptr ? options.env : Env::Default();
-  std::string dbname = path;
-  while (dbname.size() > 1 && dbname.back() == '/') dbname.pop_back();
-  return ListColumnFamiliesInManifest(env, dbname, names);
+  return ListColumnFamiliesInManifest(env, NormalizeDbPath(path), names);
 }
 
 Status DBImpl::OpenWithComponentFactory(const Options& options, const std::string& path,
@@ -86,9 +85,8 @@ Status DBImpl::OpenFamilies(const DBOptions& db_options, const std::string& path
     if (&d == default_family) default_options = sanitized;
     sanitized_families.emplace_back(d.name, sanitized);
   }
-  std::string dbname = path;
-  while (dbname.size() > 1 && dbname.back() == '/') dbname.pop_back();
-  auto impl = std::make_unique<DBImpl>(default_options, dbname, std::move(component_factory));
+  auto impl = std::make_unique<DBImpl>(default_options, NormalizeDbPath(path),
+                                       std::move(component_factory));
   Status s = impl->Open(sanitized_families);
   if (!s.ok()) {
     impl->Close();

@@ -42,11 +42,6 @@ Status CheckRange(const char* name, uint64_t value, uint64_t lo, uint64_t hi) {
   return Status::OK();
 }
 
-std::string NormalizePath(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  return path;
-}
-
 }  // namespace
 
 Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
@@ -498,12 +493,14 @@ Status DBImpl::ReplayLogFile(uint64_t number, RecoveryComponents* mems,
     if (!s.ok()) return s;
     records++;
     if (seq > *max_sequence) *max_sequence = seq;
-    for (auto& [id, mem] : *mems) {
-      ColumnFamilyData* cfd = replayed.count(id) > 0 ? replayed.at(id) : nullptr;
-      if (mem == nullptr || cfd == nullptr ||
-          mem->ApproximateMemoryUsage() < cfd->options.write_buffer_size) {
+    for (uint32_t id : families) {  // only the components this record added to can be full
+      auto it = replayed.find(id);
+      if (it == replayed.end()) continue;
+      std::unique_ptr<MemoryComponent>& mem = (*mems)[id];
+      if (mem == nullptr || mem->ApproximateMemoryUsage() < it->second->options.write_buffer_size) {
         continue;
       }
+      ColumnFamilyData* cfd = it->second;
       uint64_t bytes = 0;
       s = WriteLevel0Table(cfd, mem.get(), cfd->options.level0_compression, &(*edits)[id], &bytes);
       if (!s.ok()) return s;
@@ -683,7 +680,7 @@ Status DBImpl::Close() {
 
 Status DestroyDB(const std::string& path, const Options& options) {
   Env* env = options.env != nullptr ? options.env : Env::Default();
-  const std::string dbname = NormalizePath(path);
+  const std::string dbname = NormalizeDbPath(path);
   std::vector<std::string> children;
   Status s = env->GetChildren(dbname, &children);
   if (!s.ok()) return s.IsNotFound() ? Status::OK() : s;

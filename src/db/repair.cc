@@ -302,8 +302,7 @@ Status RepairDB(const std::string& path, const Options& options) {
   Options sanitized;
   Status s = DBImpl::SanitizeOptions(options, &sanitized);
   if (!s.ok()) return s;
-  std::string dbname = path;
-  while (dbname.size() > 1 && dbname.back() == '/') dbname.pop_back();
+  const std::string dbname = NormalizeDbPath(path);
   if (!sanitized.env->FileExists(dbname)) {
     return Status::InvalidArgument(dbname, "does not exist");
   }

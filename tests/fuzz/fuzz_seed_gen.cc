@@ -59,6 +59,20 @@ std::string Batch(SequenceNumber seq, const std::vector<std::pair<std::string, s
   return WriteBatchInternal::Contents(&b).ToString();
 }
 
+// Emits every MANIFEST file of the database directory dir as seed `name` of target t.
+void EmitManifests(const std::string& t, const std::string& name, const std::string& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().rfind("MANIFEST-", 0) != 0) continue;
+    std::FILE* f = std::fopen(entry.path().c_str(), "rb");
+    std::string bytes;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, n);
+    std::fclose(f);
+    Emit(t, name, bytes);
+  }
+}
+
 void WalSeeds() {
   const std::string t = "wal_reader_fuzzer";
   const std::vector<std::string> small = {
@@ -245,18 +259,7 @@ void ManifestSeeds() {
   db->CompactRange(nullptr, nullptr);
   db->Close();
   db.reset();
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("MANIFEST-", 0) == 0) {
-      std::FILE* f = std::fopen(entry.path().c_str(), "rb");
-      std::string bytes;
-      char buf[4096];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, n);
-      std::fclose(f);
-      Emit(t, "real-db", bytes);
-    }
-  }
+  EmitManifests(t, "real-db", dir);
   RemoveDir(dir);
 
   // Column families: created, written, flushed, one dropped (tags 9-12).
@@ -275,18 +278,7 @@ void ManifestSeeds() {
   db->DropColumnFamily(logs);
   db->Close();
   db.reset();
-  for (const auto& entry : std::filesystem::directory_iterator(fdir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("MANIFEST-", 0) == 0) {
-      std::FILE* f = std::fopen(entry.path().c_str(), "rb");
-      std::string bytes;
-      char buf[4096];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, n);
-      std::fclose(f);
-      Emit(t, "families", bytes);
-    }
-  }
+  EmitManifests(t, "families", fdir);
   RemoveDir(fdir);
 }
 

@@ -499,4 +499,16 @@ void RepairDB(py::handle path, const py::dict& kwargs) {
   RunOnDatabasePath(path, kwargs, &sluice::RepairDB);
 }
 
+std::vector<std::string> ListColumnFamilies(py::handle path) {
+  const std::string dbpath = FsPath(path);
+  std::vector<std::string> names;
+  sluice::Status s;
+  {
+    GilRelease nogil;
+    s = sluice::DB::ListColumnFamilies(sluice::DBOptions(), dbpath, &names);
+  }
+  Check(s);
+  return names;
+}
+
 }  // namespace sluice_python

@@ -115,6 +115,8 @@ class PyDB {
 // Module functions destroy_db(path, **options) and repair_db(path, **options).
 void DestroyDB(py::handle path, const py::dict& kwargs);
 void RepairDB(py::handle path, const py::dict& kwargs);
+// Module function list_column_families(path).
+std::vector<std::string> ListColumnFamilies(py::handle path);
 
 }  // namespace sluice_python
 

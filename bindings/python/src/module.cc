@@ -181,21 +181,8 @@ PYBIND11_MODULE(_sluice, m) {
       "repair_db",
       [](py::handle path, py::kwargs options) { sluice_python::RepairDB(path, options); },
       py::arg("path"), "Recovers what it can of a damaged database (it must not be open).");
-  m.def(
-      "list_column_families",
-      [](py::handle path) {
-        const std::string dbpath =
-            py::module_::import("os").attr("fsdecode")(path).cast<std::string>();
-        std::vector<std::string> names;
-        sluice::Status s;
-        {
-          sluice_python::GilRelease nogil;
-          s = sluice::DB::ListColumnFamilies(sluice::DBOptions(), dbpath, &names);
-        }
-        sluice_python::Check(s);
-        return names;
-      },
-      py::arg("path"), "The names of the column families of the database at path.");
+  m.def("list_column_families", &sluice_python::ListColumnFamilies, py::arg("path"),
+        "The names of the column families of the database at path.");
   m.def("_option_names", &sluice_python::OptionNames,
         "Every keyword option DB() accepts (for tests and tools).");
 }
