@@ -7,8 +7,11 @@ engine (sustained.png) and a Markdown table (sustained.md), both written into th
 The directory holds the run-<i>.json files of sluice_bench runs of one timed fillrandom with
 --stats_interval_seconds. Per engine the table gives the average throughput (the benchmark's
 ops/sec), the lowest and highest interval, the lowest interval against RocksDB's average, the
-write amplification and the directory's size after close (sluice_bench's "disk" record);
-medians over the runs. matplotlib as in plot_flodb.py (a virtualenv at .venv-bench/ if it is
+write amplification and the directory's size after close (sluice_bench's "disk" record), and
+the write amplification at equal data: each engine's flush and compaction bytes over its keys
+and values at the first interval by which it had written as much as RocksDB wrote in the whole
+run (leveled amplification grows with the data, and a faster engine writes more in the same
+time); medians over the runs. matplotlib as in plot_flodb.py (a virtualenv at .venv-bench/ if it is
 missing).
 """
 import glob
@@ -35,13 +38,25 @@ def load(directory):
     return runs
 
 
+def amplification_at(bench, user_bytes):
+    """Flush and compaction bytes over user bytes at the first interval that reached
+    user_bytes, or None (not reached, or not reported)."""
+    for p in bench.get("intervals", []):
+        if p.get("user_bytes", 0) >= user_bytes and "background_bytes" in p:
+            return p["background_bytes"] / p["user_bytes"]
+    return None
+
+
 def table(runs):
     rocks_avg = None
+    rocks_data = None
     if "rocksdb" in runs:
         rocks_avg = statistics.median(b["ops_per_sec"] for b, _ in runs["rocksdb"])
+        written = [d["user_bytes_written"] for _, d in runs["rocksdb"] if "user_bytes_written" in d]
+        rocks_data = statistics.median(written) if written else None
     lines = ["| engine | average ops/s | lowest 10-s point | highest | lowest / RocksDB average "
-             "| write amplification | directory after close | runs |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| write amplification | at RocksDB's data | directory after close | runs |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for engine, results in runs.items():
         avg = statistics.median(b["ops_per_sec"] for b, _ in results)
         lows = [min(p["ops_per_sec"] for p in b["intervals"]) for b, _ in results if b.get("intervals")]
@@ -53,8 +68,22 @@ def table(runs):
         vs = f"{low / rocks_avg:.2f}" if rocks_avg else "n/a"
         wa = f"{statistics.median(was):.2f}" if was else "n/a"
         size = f"{statistics.median(sizes) / 2**30:.2f} GiB" if sizes else "n/a"
-        lines.append(f"| {engine} | {avg:,.0f} | {low:,.0f} | {high:,.0f} | {vs} | {wa} | {size} "
-                     f"| {len(results)} |")
+        at_data = "n/a"
+        if rocks_data:
+            # RocksDB's own: its last interval (sampled the same way as the others').
+            found = []
+            for b, _ in results:
+                points = [p for p in b.get("intervals", []) if "background_bytes" in p]
+                if engine == "rocksdb" and points:
+                    found.append(points[-1]["background_bytes"] / points[-1]["user_bytes"])
+                elif engine != "rocksdb":
+                    a = amplification_at(b, rocks_data)
+                    if a is not None:
+                        found.append(a)
+            if found:
+                at_data = f"{statistics.median(found):.2f}"
+        lines.append(f"| {engine} | {avg:,.0f} | {low:,.0f} | {high:,.0f} | {vs} | {wa} "
+                     f"| {at_data} | {size} | {len(results)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -638,6 +638,27 @@ TEST_F(BenchRunnerTest, StatsIntervalsReportEachIntervalsThroughput) {
   }
   EXPECT_LE(ops, static_cast<double>(w[0].ops) * 1.2);
   EXPECT_NE(Output().find("  [interval]"), std::string::npos);
+  // The map reports no background writes: no amplification in the points or the lines.
+  EXPECT_FALSE(w[0].intervals[0].background_bytes.has_value());
+  EXPECT_EQ(Output().find("write amplification so far"), std::string::npos);
+}
+
+TEST_F(BenchRunnerTest, StatsIntervalsCarryTheDataWrittenAndTheEnginesBackgroundBytes) {
+  flags_.duration = 2;
+  flags_.stats_interval_seconds = 1;
+  engine_.background_bytes = 3u << 20;
+  const auto w = Run({"fillrandom"});
+  ASSERT_GE(w[0].intervals.size(), 1u);
+  uint64_t before = 0;
+  for (const auto& p : w[0].intervals) {
+    EXPECT_GT(p.user_bytes, before);  // cumulative, one whole write at a time
+    EXPECT_EQ(p.user_bytes % (16 + 100), 0u);
+    before = p.user_bytes;
+    ASSERT_TRUE(p.background_bytes.has_value());
+    EXPECT_EQ(*p.background_bytes, 3u << 20);
+  }
+  EXPECT_LE(before, w[0].ops * (16 + 100));
+  EXPECT_NE(Output().find(", write amplification so far "), std::string::npos);
 }
 
 TEST_F(BenchRunnerTest, DiskReportCountsWrittenBytesSinceTheLastFreshDatabase) {

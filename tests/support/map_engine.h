@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -154,6 +155,11 @@ class MapEngine : public KVEngine {
   }
   EngineStatus Flush() override { return EngineStatus::NotSupported("no flush here"); }
   EngineStatus CompactAll() override { return EngineStatus::OK(); }
+  // What the test sets (nothing by default: a map has no background writes).
+  std::optional<uint64_t> BackgroundBytesWritten() override {
+    const uint64_t bytes = background_bytes.load();
+    return bytes == 0 ? std::nullopt : std::optional<uint64_t>(bytes);
+  }
   EngineStatus GetStats(std::string* stats) override {
     std::shared_lock lock(mu_);
     *stats = "keys=" + std::to_string(data_.size());
@@ -172,6 +178,7 @@ class MapEngine : public KVEngine {
   uint64_t puts = 0, deletes = 0, scans = 0, scanned = 0, rmws = 0;
   bool native_rmw = false;
   std::atomic<uint64_t> gets{0};
+  std::atomic<uint64_t> background_bytes{0};  // 0: BackgroundBytesWritten reports nothing
 
  private:
   std::shared_mutex mu_;

@@ -8,6 +8,7 @@
 #define SLUICE_BENCH_BENCH_RESULT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,10 @@ struct BenchResult {
   struct Interval {
     double end_seconds;  // since the benchmark started
     double ops_per_sec;
+    // Since the database was opened, at the interval's end: keys and values written, and
+    // bytes flushes and compactions wrote (when the engine reports them).
+    uint64_t user_bytes = 0;
+    std::optional<uint64_t> background_bytes;
   };
   std::vector<Interval> intervals;
   // Lines printed after the report line (ycsb_*: latencies per operation type).

@@ -395,7 +395,8 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
   if (flags_.stats_interval_seconds > 0) {
     std::vector<const ThreadStats*> measured;
     for (int t = 0; t < readers; ++t) measured.push_back(&contexts[static_cast<size_t>(t)]->stats);
-    SampleIntervals(measured, readers_left, &intervals);
+    SampleIntervals(measured, readers_left, static_cast<uint64_t>(flags_.key_size) + w.value_size,
+                    &intervals);
   }
   for (std::thread& t : threads) t.join();
 
@@ -435,7 +436,7 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
 }
 
 void BenchmarkRunner::SampleIntervals(const std::vector<const ThreadStats*>& threads,
-                                      const std::atomic<int>& running,
+                                      const std::atomic<int>& running, uint64_t bytes_per_op,
                                       std::vector<BenchResult::Interval>* intervals) {
   const uint64_t interval_ns = static_cast<uint64_t>(flags_.stats_interval_seconds) * 1000000000ULL;
   const uint64_t start = NowNanos();
@@ -448,11 +449,20 @@ void BenchmarkRunner::SampleIntervals(const std::vector<const ThreadStats*>& thr
     uint64_t ops = 0;
     for (const ThreadStats* t : threads) ops += t->progress();
     const double seconds = static_cast<double>(now - (next - interval_ns)) * 1e-9;
-    const BenchResult::Interval point{static_cast<double>(now - start) * 1e-9,
-                                      static_cast<double>(ops - last_ops) / seconds};
+    BenchResult::Interval point{static_cast<double>(now - start) * 1e-9,
+                                static_cast<double>(ops - last_ops) / seconds};
+    // Earlier benchmarks on this database count too: the engine's counters are since open.
+    point.user_bytes = disk_.user_bytes_written + ops * bytes_per_op;
+    point.background_bytes = engine_->BackgroundBytesWritten();
     intervals->push_back(point);
-    fmt::print(out_, "  [interval] {:8.1f} s: {:.0f} ops/sec\n", point.end_seconds,
-               point.ops_per_sec);
+    std::string amplification;
+    if (point.background_bytes.has_value() && point.user_bytes > 0) {
+      amplification = fmt::format(
+          ", write amplification so far {:.2f}",
+          static_cast<double>(*point.background_bytes) / static_cast<double>(point.user_bytes));
+    }
+    fmt::print(out_, "  [interval] {:8.1f} s: {:.0f} ops/sec{}\n", point.end_seconds,
+               point.ops_per_sec, amplification);
     std::fflush(out_);
     last_ops = ops;
     next = now + interval_ns;

@@ -111,9 +111,10 @@ class BenchmarkRunner {
   static bool StopsBenchmark(const EngineStatus& s, std::string_view name, BenchResult* result,
                              std::string* error, bool* ok);
   // --stats_interval_seconds: from the caller's thread, while `running` (threads not yet
-  // finished) is above 0, samples the threads' progress at every interval.
+  // finished) is above 0, samples the threads' progress at every interval, and the engine's
+  // background bytes written (bytes_per_op: user bytes of one operation).
   void SampleIntervals(const std::vector<const ThreadStats*>& threads,
-                       const std::atomic<int>& running,
+                       const std::atomic<int>& running, uint64_t bytes_per_op,
                        std::vector<BenchResult::Interval>* intervals);
   // The message and metrics of a mixed workload (writeonly, readupdate_skewed, updatescan).
   void DescribeMix(BenchKind kind, const MixCounts& mix, BenchResult* result) const;

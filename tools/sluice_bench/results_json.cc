@@ -40,7 +40,11 @@ json BenchResultToJson(const BenchResult& r) {
   if (!r.intervals.empty()) {
     json points = json::array();
     for (const BenchResult::Interval& i : r.intervals) {
-      points.push_back({{"end_seconds", i.end_seconds}, {"ops_per_sec", i.ops_per_sec}});
+      json point = {{"end_seconds", i.end_seconds},
+                    {"ops_per_sec", i.ops_per_sec},
+                    {"user_bytes", i.user_bytes}};
+      if (i.background_bytes.has_value()) point["background_bytes"] = *i.background_bytes;
+      points.push_back(std::move(point));
     }
     j["intervals"] = std::move(points);
   }
