@@ -633,6 +633,7 @@ TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
        [](Options* o) { o->level0_compression = static_cast<CompressionType>(7); }},
       {"max_bytes_for_level_multiplier",
        [](Options* o) { o->max_bytes_for_level_multiplier = 0.5; }},
+      {"compaction_pri", [](Options* o) { o->compaction_pri = static_cast<CompactionPri>(5); }},
   };
   for (const Case& c : cases) {
     Options o;

@@ -31,6 +31,16 @@ enum class CompressionType : unsigned char {
   kLz4 = 3,
 };
 
+// Which file of a level n >= 1 a compaction into level n+1 takes (RocksDB's compaction_pri).
+enum class CompactionPri : unsigned char {
+  // Round-robin over the key space: the first file after where the level's last compaction
+  // ended (LevelDB's compact pointers).
+  kRoundRobin = 0,
+  // The file whose overlapping bytes in level n+1, over its own bytes, are fewest: the one that
+  // moves the most data down per byte rewritten (RocksDB's kMinOverlappingRatio, its default).
+  kMinOverlappingRatio = 1,
+};
+
 // The options of the database as a whole: how it is opened, its background threads, its block
 // cache, the limits on keys and values. (ColumnFamilyOptions: those that each column family has
 // of its own.)
@@ -187,6 +197,8 @@ struct ColumnFamilyOptions {
   // the previous one.
   uint64_t max_bytes_for_level_base = 256ull << 20;
   double max_bytes_for_level_multiplier = 10.0;
+  // Which file of a level n >= 1 is compacted next (see CompactionPri).
+  CompactionPri compaction_pri = CompactionPri::kRoundRobin;
 };
 
 // Every option of a database with one column family (the default): DBOptions and the default

@@ -103,6 +103,11 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
             fmt::format("Options::{}: unknown compression type {}", name, static_cast<int>(type)));
     }
   }
+  if (out->compaction_pri != CompactionPri::kRoundRobin &&
+      out->compaction_pri != CompactionPri::kMinOverlappingRatio) {
+    return Status::InvalidArgument(fmt::format("Options::compaction_pri: unknown value {}",
+                                               static_cast<int>(out->compaction_pri)));
+  }
   if (!(out->membuffer_fraction > 0.0 && out->membuffer_fraction <= 0.9)) {
     return Status::InvalidArgument(fmt::format(
         "Options::membuffer_fraction must be in (0, 0.9] (got {})", out->membuffer_fraction));

@@ -88,6 +88,45 @@ std::unique_ptr<Compaction> CompactionPicker::Make(const std::shared_ptr<const V
                                       10 * options_.target_file_size_base);
 }
 
+std::vector<size_t> CompactionPicker::CandidateOrder(
+    const Version& v, int level, const std::vector<std::string>& compact_pointers) const {
+  const FileList& files = v.files(level);
+  std::vector<size_t> order(files.size());
+  if (options_.compaction_pri == CompactionPri::kMinOverlappingRatio) {
+    // Both levels are sorted and disjoint: one pass over level+1 finds every file's overlap.
+    const FileList& next = v.files(level + 1);
+    std::vector<double> ratio(files.size());
+    size_t j = 0;
+    for (size_t i = 0; i < files.size(); i++) {
+      const Slice lo = files[i]->smallest.user_key();
+      const Slice hi = files[i]->largest.user_key();
+      while (j < next.size() && next[j]->largest.user_key().compare(lo) < 0) j++;
+      uint64_t overlap = 0;
+      // k does not advance j: the last file overlapping this one may overlap the next too.
+      for (size_t k = j; k < next.size() && next[k]->smallest.user_key().compare(hi) <= 0; k++) {
+        overlap += next[k]->file_size;
+      }
+      ratio[i] = static_cast<double>(overlap) /
+                 static_cast<double>(std::max<uint64_t>(files[i]->file_size, 1));
+      order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return ratio[a] < ratio[b]; });
+    return order;
+  }
+  // Round-robin: the first file after the compact pointer, wrapping around.
+  size_t start = 0;
+  const std::string& pointer = compact_pointers[static_cast<size_t>(level)];
+  if (!pointer.empty()) {
+    const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
+    while (start < files.size() && icmp->Compare(files[start]->largest.Encode(), pointer) <= 0) {
+      start++;
+    }
+  }
+  for (size_t i = 0; i < files.size(); i++) order[i] = (start + i) % files.size();
+  return order;
+}
+
 std::unique_ptr<Compaction> CompactionPicker::Pick(
     const std::shared_ptr<const Version>& v,
     const std::vector<std::string>& compact_pointers) const {
@@ -105,17 +144,8 @@ std::unique_ptr<Compaction> CompactionPicker::Pick(
       if (c != nullptr) return c;
       continue;
     }
-    // Round-robin: the first file after the compact pointer, wrapping around.
-    size_t start = 0;
-    const std::string& pointer = compact_pointers[static_cast<size_t>(level)];
-    if (!pointer.empty()) {
-      const InternalKeyComparator* icmp = DefaultInternalKeyComparator();
-      while (start < files.size() && icmp->Compare(files[start]->largest.Encode(), pointer) <= 0) {
-        start++;
-      }
-    }
-    for (size_t i = 0; i < files.size(); i++) {
-      const auto& f = files[(start + i) % files.size()];
+    for (const size_t i : CandidateOrder(*v, level, compact_pointers)) {
+      const auto& f = files[i];
       if (f->being_compacted) continue;
       auto c = Make(v, level, FileList{f});
       if (c != nullptr) return c;

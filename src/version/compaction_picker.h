@@ -7,8 +7,11 @@
 //     larger. Levels with score >= 1 are tried from the highest score down.
 //   * L0 -> L1 takes every L0 file (they overlap each other anyway) plus the overlapping L1
 //     files; it is not started while another L0 compaction runs.
-//   * Ln -> Ln+1 takes one Ln file, round-robin over the key space (compact pointers), plus
-//     the overlapping Ln+1 files.
+//   * Ln -> Ln+1 takes one Ln file plus the overlapping Ln+1 files. Which one is
+//     compaction_pri's choice: round-robin over the key space (compact pointers), or the file
+//     with the smallest ratio of overlapping Ln+1 bytes to its own bytes (ties: key order);
+//     when that file cannot be taken (an overlapping file is being compacted) the next one in
+//     the same order is tried.
 //   * A candidate that shares a file with a running compaction is skipped.
 // Output files are cut at target_file_size_base and before overlapping more than ten target
 // files of the level below the output.
@@ -57,6 +60,9 @@ class CompactionPicker {
  private:
   std::unique_ptr<Compaction> Make(const std::shared_ptr<const Version>& v, int level,
                                    FileList inputs) const;
+  // The files of level (>= 1) in the order compaction_pri tries them.
+  std::vector<size_t> CandidateOrder(const Version& v, int level,
+                                     const std::vector<std::string>& compact_pointers) const;
 
   const Options options_;
 };

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <set>
 #include <utility>
@@ -333,6 +334,18 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "Key ranges one compaction is split into, merged in parallel (0: each engine's "
                  "default: sluice one per core up to 4, RocksDB 1)")
       ->check(CLI::Range(0, 256));
+  app.add_option("--compaction_pri", e.compaction_pri,
+                 "File a compaction into the next level takes: default (each engine's own: "
+                 "sluice round_robin, RocksDB min_overlapping_ratio), round_robin (or db_bench's "
+                 "4), min_overlapping_ratio (or 3); LevelDB is always round-robin")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, CompactionPriKind>{
+              {"default", CompactionPriKind::kDefault},
+              {"round_robin", CompactionPriKind::kRoundRobin},
+              {"4", CompactionPriKind::kRoundRobin},
+              {"min_overlapping_ratio", CompactionPriKind::kMinOverlappingRatio},
+              {"3", CompactionPriKind::kMinOverlappingRatio}},
+          CLI::ignore_case));
   app.add_option("--open_files", e.max_open_files, "SST files kept open")
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--num_levels", e.num_levels, "Levels of the LSM tree")->check(CLI::Range(2, 64));

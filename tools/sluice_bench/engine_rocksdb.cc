@@ -125,6 +125,11 @@ class RocksDBEngine final : public KVEngine {
     options_.max_write_buffer_number = o.max_write_buffer_number;
     options_.max_background_jobs = o.max_background_jobs;
     if (o.subcompactions > 0) options_.max_subcompactions = static_cast<uint32_t>(o.subcompactions);
+    if (o.compaction_pri == CompactionPriKind::kMinOverlappingRatio) {
+      options_.compaction_pri = rocksdb::kMinOverlappingRatio;
+    } else if (o.compaction_pri == CompactionPriKind::kRoundRobin) {
+      options_.compaction_pri = rocksdb::kRoundRobin;
+    }
     options_.max_open_files = o.max_open_files;
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
@@ -175,6 +180,12 @@ class RocksDBEngine final : public KVEngine {
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
         {"subcompactions", fmt::format("{}", o.max_subcompactions),
          requested_.subcompactions == 0 ? "RocksDB's default" : ""},
+        {"compaction_pri",
+         o.compaction_pri == rocksdb::kMinOverlappingRatio ? "min_overlapping_ratio"
+         : o.compaction_pri == rocksdb::kRoundRobin
+             ? "round_robin"
+             : fmt::format("{}", static_cast<int>(o.compaction_pri)),
+         requested_.compaction_pri == CompactionPriKind::kDefault ? "RocksDB's default" : ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",

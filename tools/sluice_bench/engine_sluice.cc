@@ -134,6 +134,11 @@ class SluiceEngine final : public KVEngine {
     options_.max_open_files = o.max_open_files;
     options_.max_background_jobs = o.max_background_jobs;
     options_.max_subcompactions = o.subcompactions;
+    if (o.compaction_pri == CompactionPriKind::kMinOverlappingRatio) {
+      options_.compaction_pri = sluice::CompactionPri::kMinOverlappingRatio;
+    } else if (o.compaction_pri == CompactionPriKind::kRoundRobin) {
+      options_.compaction_pri = sluice::CompactionPri::kRoundRobin;
+    }
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
@@ -171,6 +176,10 @@ class SluiceEngine final : public KVEngine {
         {"max_background_jobs", fmt::format("{}", o.max_background_jobs), ""},
         {"subcompactions", fmt::format("{}", o.max_subcompactions),
          o.max_subcompactions == 0 ? "0: one per core, at most 4" : ""},
+        {"compaction_pri",
+         o.compaction_pri == sluice::CompactionPri::kMinOverlappingRatio ? "min_overlapping_ratio"
+                                                                         : "round_robin",
+         ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",

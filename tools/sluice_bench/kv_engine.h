@@ -27,6 +27,11 @@ namespace sluice_bench {
 
 enum class CompressionKind { kNone, kSnappy, kZstd, kLz4 };
 
+// --compaction_pri: which file of a level a compaction into the next one takes. kDefault
+// leaves each engine's own (sluice round-robin, RocksDB kMinOverlappingRatio); LevelDB only
+// has round-robin.
+enum class CompactionPriKind { kDefault, kRoundRobin, kMinOverlappingRatio };
+
 // "none", "snappy", "zstd", "lz4".
 std::string_view CompressionName(CompressionKind kind);
 // Case-insensitive inverse of CompressionName; false if unknown.
@@ -48,6 +53,7 @@ struct EngineOptions {
   int max_background_jobs = 0;
   // Key ranges one compaction may be split into (0: each engine's default).
   int subcompactions = 0;
+  CompactionPriKind compaction_pri = CompactionPriKind::kDefault;
   int max_open_files = 0;
   int num_levels = 0;
   int level0_file_num_compaction_trigger = 0;

@@ -8,7 +8,10 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace sluice_python {
 
@@ -86,27 +89,43 @@ Setter Opt(T C::*member) {
   return Field(&OpenOptions::options, field);
 }
 
-// A setter for a CompressionType field: "none" (or None), "snappy", "zstd" or "lz4".
-Setter Compression(sluice::CompressionType sluice::Options::*member) {
-  return [member](OpenOptions* o, py::handle value, const std::string& name) {
-    static const std::map<std::string, sluice::CompressionType> kTypes = {
-        {"none", sluice::CompressionType::kNone},
-        {"snappy", sluice::CompressionType::kSnappy},
-        {"zstd", sluice::CompressionType::kZstd},
-        {"lz4", sluice::CompressionType::kLz4},
-    };
-    if (value.is_none()) {
-      o->options.*member = sluice::CompressionType::kNone;
+// A setter for an enum field of Options (or of a base) that takes one of the names in
+// `choices` (a str), or None when `none` is given (the value None stands for).
+template <typename C, typename T>
+Setter Choice(T C::*member, std::vector<std::pair<std::string, T>> choices,
+              std::optional<T> none = std::nullopt) {
+  static_assert(std::is_base_of_v<C, sluice::Options>);
+  T sluice::Options::*field = member;
+  return [field, choices = std::move(choices), none](OpenOptions* o, py::handle value,
+                                                     const std::string& name) {
+    if (value.is_none() && none.has_value()) {
+      o->options.*field = *none;
       return;
     }
-    if (!PyUnicode_Check(value.ptr())) WrongType(name, "str or None", value);
-    auto it = kTypes.find(value.cast<std::string>());
-    if (it == kTypes.end()) {
-      RaiseInvalidArgument("option '" + name + "' = " + py::repr(value).cast<std::string>() +
-                           " is not one of 'none', 'snappy', 'zstd', 'lz4'");
+    if (!PyUnicode_Check(value.ptr())) WrongType(name, none ? "str or None" : "str", value);
+    const std::string given = value.cast<std::string>();
+    std::string names;
+    for (const auto& [choice, v] : choices) {
+      if (choice == given) {
+        o->options.*field = v;
+        return;
+      }
+      names += (names.empty() ? "'" : ", '") + choice + "'";
     }
-    o->options.*member = it->second;
+    RaiseInvalidArgument("option '" + name + "' = " + py::repr(value).cast<std::string>() +
+                         " is not one of " + names);
   };
+}
+
+// "none" (or None), "snappy", "zstd" or "lz4".
+template <typename C>
+Setter Compression(sluice::CompressionType C::*member) {
+  return Choice(member,
+                {{"none", sluice::CompressionType::kNone},
+                 {"snappy", sluice::CompressionType::kSnappy},
+                 {"zstd", sluice::CompressionType::kZstd},
+                 {"lz4", sluice::CompressionType::kLz4}},
+                std::optional(sluice::CompressionType::kNone));
 }
 
 const std::map<std::string, Setter>& Setters() {
@@ -139,6 +158,10 @@ const std::map<std::string, Setter>& Setters() {
       // Compaction
       {"max_background_jobs", Opt(&O::max_background_jobs)},
       {"max_subcompactions", Opt(&O::max_subcompactions)},
+      {"compaction_pri",
+       Choice(&O::compaction_pri,
+              {{"round_robin", sluice::CompactionPri::kRoundRobin},
+               {"min_overlapping_ratio", sluice::CompactionPri::kMinOverlappingRatio}})},
       {"num_levels", Opt(&O::num_levels)},
       {"level0_file_num_compaction_trigger", Opt(&O::level0_file_num_compaction_trigger)},
       {"level0_slowdown_writes_trigger", Opt(&O::level0_slowdown_writes_trigger)},

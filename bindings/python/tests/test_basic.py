@@ -211,6 +211,15 @@ def test_compression_options(path, compression):
         assert d[b"k00500"] == b"compressible " * 20
 
 
+def test_compaction_pri_takes_its_names_only(path):
+    with sluice.DB(path, compaction_pri="round_robin", **SMALL) as d:
+        d[b"k"] = b"v"
+    with pytest.raises(sluice.InvalidArgument, match="compaction_pri.*'min_overlapping_ratio'"):
+        sluice.DB(path, compaction_pri="oldest_first")
+    with pytest.raises(TypeError, match="compaction_pri"):
+        sluice.DB(path, compaction_pri=None)
+
+
 def test_every_option_is_accepted(path):
     # A valid value for every option name the binding maps (the engine validates ranges).
     values = dict(
@@ -237,6 +246,7 @@ def test_every_option_is_accepted(path):
         max_open_files=100,
         max_background_jobs=2,
         max_subcompactions=2,
+        compaction_pri="min_overlapping_ratio",
         num_levels=5,
         level0_file_num_compaction_trigger=2,
         level0_slowdown_writes_trigger=10,
