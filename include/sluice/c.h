@@ -204,7 +204,7 @@ void sluice_options_set_max_background_jobs(sluice_options_t* options, int v);
 // 0: one per core, at most 4.
 void sluice_options_set_max_subcompactions(sluice_options_t* options, int v);
 // Which file of a level n >= 1 a compaction into n+1 takes: sluice_compaction_pri_round_robin
-// (the default) or sluice_compaction_pri_min_overlapping_ratio; another value makes
+// or sluice_compaction_pri_min_overlapping_ratio (the default); another value makes
 // sluice_open fail with an error naming the option.
 enum { sluice_compaction_pri_round_robin = 0, sluice_compaction_pri_min_overlapping_ratio = 1 };
 void sluice_options_set_compaction_pri(sluice_options_t* options, int v);

@@ -37,7 +37,8 @@ enum class CompactionPri : unsigned char {
   // ended (LevelDB's compact pointers).
   kRoundRobin = 0,
   // The file whose overlapping bytes in level n+1, over its own bytes, are fewest: the one that
-  // moves the most data down per byte rewritten (RocksDB's kMinOverlappingRatio, its default).
+  // moves the most data down per byte rewritten (RocksDB's kMinOverlappingRatio, its default,
+  // and sluice's: it writes less under sustained writes, docs/benchmarks.md).
   kMinOverlappingRatio = 1,
 };
 
@@ -198,7 +199,7 @@ struct ColumnFamilyOptions {
   uint64_t max_bytes_for_level_base = 256ull << 20;
   double max_bytes_for_level_multiplier = 10.0;
   // Which file of a level n >= 1 is compacted next (see CompactionPri).
-  CompactionPri compaction_pri = CompactionPri::kRoundRobin;
+  CompactionPri compaction_pri = CompactionPri::kMinOverlappingRatio;
 };
 
 // Every option of a database with one column family (the default): DBOptions and the default

@@ -336,7 +336,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Range(0, 256));
   app.add_option("--compaction_pri", e.compaction_pri,
                  "File a compaction into the next level takes: default (each engine's own: "
-                 "sluice round_robin, RocksDB min_overlapping_ratio), round_robin (or db_bench's "
+                 "min_overlapping_ratio for sluice and RocksDB), round_robin (or db_bench's "
                  "4), min_overlapping_ratio (or 3); LevelDB is always round-robin")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, CompactionPriKind>{

@@ -28,7 +28,7 @@ namespace sluice_bench {
 enum class CompressionKind { kNone, kSnappy, kZstd, kLz4 };
 
 // --compaction_pri: which file of a level a compaction into the next one takes. kDefault
-// leaves each engine's own (sluice round-robin, RocksDB kMinOverlappingRatio); LevelDB only
+// leaves each engine's own (sluice and RocksDB kMinOverlappingRatio); LevelDB only
 // has round-robin.
 enum class CompactionPriKind { kDefault, kRoundRobin, kMinOverlappingRatio };
 
