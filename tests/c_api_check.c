@@ -13,6 +13,7 @@ const char* sluice_c_api_round_trip(const char* path) {
   sluice_options_set_create_if_missing(options, 1);
   sluice_options_set_write_buffer_size(options, 1 << 20);
   sluice_options_set_level0_compression(options, sluice_snappy_compression);
+  sluice_options_set_level0_backlog_flush_merge(options, 2);
   sluice_options_set_max_subcompactions(options, 2);
   sluice_options_set_compaction_pri(options, sluice_compaction_pri_min_overlapping_ratio);
   sluice_t* db = sluice_open(options, path, &err);

@@ -623,6 +623,7 @@ TEST(DBOpen, BadOptionsAreInvalidArgumentNamingTheOption) {
       {"max_subcompactions", [](Options* o) { o->max_subcompactions = -1; }},
       {"level0_stop_writes_trigger", [](Options* o) { o->level0_stop_writes_trigger = 1; }},
       {"level0_idle_compaction_ms", [](Options* o) { o->level0_idle_compaction_ms = -1; }},
+      {"level0_backlog_flush_merge", [](Options* o) { o->level0_backlog_flush_merge = 0; }},
       {"hard_pending_compaction_bytes_limit",
        [](Options* o) {
          o->soft_pending_compaction_bytes_limit = 2 << 20;

@@ -9,12 +9,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
+#include "support/compaction_gate.h"
 #include "support/db_test_util.h"
 #include "support/sync_point_scope.h"
 #include "support/test_util.h"
@@ -22,37 +21,7 @@
 namespace sluice::test {
 namespace {
 
-constexpr auto kPatience = std::chrono::seconds(20);
-
-// Holds every compaction that reaches "DBImpl::RunCompaction:Begin" until Release (or
-// kPatience, so a broken engine fails the test instead of hanging it).
-class CompactionGate {
- public:
-  explicit CompactionGate(SyncPointScope* sync) {
-    (*sync)->SetCallBack("DBImpl::RunCompaction:Begin", [this](void*) {
-      std::unique_lock<std::mutex> l(mu_);
-      held_++;
-      cv_.notify_all();
-      cv_.wait_for(l, kPatience, [this] { return released_; });
-    });
-    (*sync)->EnableProcessing();
-  }
-  void Release() {
-    std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-  bool WaitUntilHeld() {
-    std::unique_lock<std::mutex> l(mu_);
-    return cv_.wait_for(l, kPatience, [this] { return held_ > 0; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int held_ = 0;
-  bool released_ = false;
-};
+constexpr auto kPatience = CompactionGate::kPatience;
 
 class DBWriteStallTest : public DBTestBase, public ::testing::Test {
  public:

@@ -239,7 +239,8 @@ class DB {
   //   "sluice.num-running-compactions" compactions running now (background and CompactRange)
   //   "sluice.num-running-flushes"    flushes running now (0 or 1)
   //   "sluice.mem-table-flush-pending" 1 if an immutable memory component awaits its flush
-  //   (these four as RocksDB's "rocksdb.*" of the same names: all 0 once background work has
+  //   "sluice.num-immutable-mem-table" immutable memory components awaiting their flush
+  //   (these five as RocksDB's "rocksdb.*" of the same names: all 0 once background work has
   //   settled)
   //   "sluice.estimate-pending-compaction-bytes" the compaction debt the stall policy compares
   //                                   with Options::soft/hard_pending_compaction_bytes_limit

@@ -502,6 +502,9 @@ void sluice_options_set_compression(sluice_options_t* o, int v) {
   // Out-of-range values are kept and rejected by sluice_open with a clear error.
   o->rep.compression = static_cast<sluice::CompressionType>(v);
 }
+void sluice_options_set_level0_backlog_flush_merge(sluice_options_t* o, int v) {
+  o->rep.level0_backlog_flush_merge = v;  // checked by sluice_open
+}
 void sluice_options_set_level0_compression(sluice_options_t* o, int v) {
   o->rep.level0_compression = static_cast<sluice::CompressionType>(v);  // checked by sluice_open
 }

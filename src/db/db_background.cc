@@ -258,7 +258,8 @@ ColumnFamilyData* DBImpl::PickFlush() const {
   uint64_t best_log = UINT64_MAX;
   for (ColumnFamilyData* f : LiveFamilies()) {
     const SuperVersion* sv = CurrentSuperVersion(f);
-    if (!sv->imms.empty() && sv->imms.back()->first_log_number < best_log) {
+    if (!sv->imms.empty() && sv->imms.back()->first_log_number < best_log &&
+        ComponentsToFlush(f) > 0) {
       best = f;
       best_log = sv->imms.back()->first_log_number;
     }
@@ -308,29 +309,55 @@ ColumnFamilyData* DBImpl::PickWalHolder() const {
   return nullptr;
 }
 
+bool DBImpl::InLevel0Backlog(const ColumnFamilyData* cfd) const {
+  const FileList& level0 = CurrentSuperVersion(cfd)->version->files(0);
+  return static_cast<int>(level0.size()) >= cfd->options.level0_file_num_compaction_trigger ||
+         std::any_of(level0.begin(), level0.end(),
+                     [](const auto& f) { return f->being_compacted; });
+}
+
+size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
+  const size_t ready = CurrentSuperVersion(cfd)->imms.size();
+  if (ready == 0) return 0;
+  // At most max_write_buffer_number - 1: while fewer are ready a writer can still switch to a
+  // new component, so no writer ever waits for memory because of a held flush.
+  const size_t merge =
+      std::min<size_t>(static_cast<size_t>(cfd->options.level0_backlog_flush_merge),
+                       static_cast<size_t>(cfd->options.max_write_buffer_number - 1));
+  if (merge <= 1 || !InLevel0Backlog(cfd)) return 1;
+  if (ready >= merge) return merge;
+  // Hold only while a compaction runs: its end wakes the background threads, which look again
+  // (the backlog may be over then; compactions stop once no level is over its target, so a
+  // hold never outlives the backlog of a DB that stopped writing). A caller of WaitForFlushes
+  // (Flush, Close) gets what is ready now.
+  const bool hold = compactions_running_ + manual_compactions_ > 0 && flush_waiters_ == 0 &&
+                    !shutting_down_.load();
+  return hold ? 0 : ready;
+}
+
 Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   assert(flush_running_);  // one flush at a time: only it removes immutable components
-  assert(!CurrentSuperVersion(cfd)->imms.empty());
-  std::shared_ptr<LoggedComponent> imm = CurrentSuperVersion(cfd)->imms.back();
+  const size_t count = ComponentsToFlush(cfd);
+  const auto& all = CurrentSuperVersion(cfd)->imms;  // newest first
+  assert(count >= 1 && count <= all.size());
+  // The `count` oldest, newest of them first.
+  const std::vector<std::shared_ptr<LoggedComponent>> batch(all.end() - static_cast<long>(count),
+                                                            all.end());
   const Options& options = cfd->options;
-  // A backlog: L0 already holds a compaction's worth of files, or an L0 compaction is running
-  // (it took its inputs already). Either way this file waits for more than the next L0
-  // compaction to start, so it is compressed like the levels below; otherwise it is compacted
-  // soon, and level0_compression (none) saves the flush and the reads meanwhile the CPU.
-  const FileList& level0 = CurrentSuperVersion(cfd)->version->files(0);
-  const bool backlog =
-      static_cast<int>(level0.size()) >= options.level0_file_num_compaction_trigger ||
-      std::any_of(level0.begin(), level0.end(), [](const auto& f) { return f->being_compacted; });
-  const CompressionType compression = backlog ? options.compression : options.level0_compression;
-  // The WAL file its successor started: imm's writes are all in older files.
-  const auto& all = CurrentSuperVersion(cfd)->imms;
+  // In a backlog the file waits for more than the next L0 compaction to start, so it is
+  // compressed like the levels below; otherwise it is compacted soon, and level0_compression
+  // (none) saves the flush and the reads meanwhile the CPU.
+  const CompressionType compression =
+      InLevel0Backlog(cfd) ? options.compression : options.level0_compression;
+  // The WAL file the batch's successor started: the batch's writes are all in older files.
   const uint64_t successor_log =
-      (all.size() > 1 ? all[all.size() - 2] : CurrentSuperVersion(cfd)->mem)->first_log_number;
+      (all.size() > count ? all[all.size() - count - 1] : CurrentSuperVersion(cfd)->mem)
+          ->first_log_number;
   mutex_.Unlock();
   // Writers that reserved on the sealed log may still be adding to the component: wait for
   // every epoch section that might be one of them.
   epoch::Synchronize();
-  // The SST makes imm's writes durable; every write with a smaller sequence number must be
+  // The SST makes the batch's writes durable; every write with a smaller sequence number must be
   // too, or a power loss could keep this family's newer writes and lose another family's older
   // ones (recovery must give a prefix of the writes in sequence order). Those are in the WAL
   // files below successor_log: sync them now (usually synced already: no I/O then).
@@ -363,7 +390,9 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   }
   VersionEdit edit;
   uint64_t bytes = 0;
-  Status s = WriteLevel0Table(cfd, imm->component.get(), compression, &edit, &bytes);
+  std::vector<MemoryComponent*> mems;
+  for (const auto& imm : batch) mems.push_back(imm->component.get());
+  Status s = WriteLevel0Table(cfd, mems, compression, &edit, &bytes);
   mutex_.Lock();
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.table_written");
@@ -374,8 +403,9 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   }
   SuperVersion* sv = CurrentSuperVersion(cfd);
   std::vector<std::shared_ptr<LoggedComponent>> imms = sv->imms;
-  assert(!imms.empty() && imms.back() == imm);
-  imms.pop_back();  // imm: only this thread removes immutable components
+  // Only this thread removes immutable components (new ones are added at the front).
+  assert(imms.size() >= count && imms.back() == batch.back());
+  imms.resize(imms.size() - count);
   // WAL files older than the oldest component still in memory hold nothing unflushed of the
   // family.
   const uint64_t log_number =
@@ -518,19 +548,29 @@ void DBImpl::DeleteObsoleteFiles() {
 
 Status DBImpl::WaitForFlushes(ColumnFamilyData* cfd, const LoggedComponent* target) {
   MutexLock l(&mutex_);
+  flush_waiters_++;  // no flush is held for a second component meanwhile (ComponentsToFlush)
+  Status s;
   for (;;) {
-    if (!bg_error_.ok()) return bg_error_;
-    if (cfd->dropped.load()) return Status::OK();  // nothing of it will be flushed
+    if (!bg_error_.ok()) {
+      s = bg_error_;
+      break;
+    }
+    if (cfd->dropped.load()) break;  // nothing of it will be flushed
     const auto& imms = CurrentSuperVersion(cfd)->imms;
     const bool pending = target == nullptr
                              ? !imms.empty()
                              : std::any_of(imms.begin(), imms.end(),
                                            [&](const auto& m) { return m.get() == target; });
-    if (!pending) return Status::OK();
-    if (shutting_down_.load()) return Status::IOError(dbname_, "database is closing");
+    if (!pending) break;
+    if (shutting_down_.load()) {
+      s = Status::IOError(dbname_, "database is closing");
+      break;
+    }
     bg_cv_.SignalAll();
     bg_cv_.Wait();
   }
+  flush_waiters_--;
+  return s;
 }
 
 Status DBImpl::Flush(ColumnFamilyHandle* family) {

@@ -180,10 +180,10 @@ class DBImpl final : public DB {
   Status ReplayLogFile(uint64_t number, RecoveryComponents* mems,
                        std::map<uint32_t, VersionEdit>* edits, SequenceNumber* last_replayed,
                        SequenceNumber* max_sequence);
-  // Writes mem's entries to new L0 file(s) of the family, compressed with `compression`, added
-  // to *edit.
-  Status WriteLevel0Table(ColumnFamilyData* cfd, MemoryComponent* mem, CompressionType compression,
-                          VersionEdit* edit, uint64_t* bytes);
+  // Writes the entries of mems (components of the family, merged when more than one) to new L0
+  // file(s), compressed with `compression`, added to *edit.
+  Status WriteLevel0Table(ColumnFamilyData* cfd, const std::vector<MemoryComponent*>& mems,
+                          CompressionType compression, VersionEdit* edit, uint64_t* bytes);
   Status CheckVersionFiles() EXCLUDES(mutex_);
   // A new mutable component of the family whose writes are logged from WAL file first_log on.
   Status NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
@@ -333,6 +333,7 @@ class DBImpl final : public DB {
   void StopBackgroundThreads() EXCLUDES(mutex_);
   void BackgroundLoop() EXCLUDES(mutex_);
   // These three release mutex_ around their I/O and hold it again when they return.
+  // FlushOldestImmutable flushes ComponentsToFlush(cfd) (>= 1) oldest components as one file.
   Status FlushOldestImmutable(ColumnFamilyData* cfd) REQUIRES(mutex_);
   Status RunCompaction(ColumnFamilyData* cfd, std::unique_ptr<Compaction> c) REQUIRES(mutex_);
   // The L0 -> L1 compaction of a write-idle DB (Options::level0_idle_compaction_ms) in some
@@ -341,8 +342,16 @@ class DBImpl final : public DB {
   std::unique_ptr<Compaction> PickIdleCompaction(ColumnFamilyData** cfd, uint64_t* recheck_micros)
       REQUIRES(mutex_);
   // The family whose oldest immutable component should be flushed next (the one holding the
-  // oldest WAL file), or nullptr.
+  // oldest WAL file; families whose flush is held, ComponentsToFlush 0, skipped), or nullptr.
   ColumnFamilyData* PickFlush() const REQUIRES(mutex_);
+  // Whether the family's L0 is in a backlog: it holds a compaction's worth of files, or an L0
+  // compaction is running (it took its inputs already). A flush then waits for more than the
+  // next L0 compaction to start.
+  bool InLevel0Backlog(const ColumnFamilyData* cfd) const REQUIRES(mutex_);
+  // How many of the family's oldest immutable components its next flush writes as one L0 file
+  // (Options::level0_backlog_flush_merge): 1 outside a backlog; in one, up to the merge count,
+  // or 0 (hold the flush) while fewer are ready, a compaction runs and nobody waits for it.
+  size_t ComponentsToFlush(const ColumnFamilyData* cfd) const REQUIRES(mutex_);
   // When the live WAL files exceed Options::max_total_wal_size: a family that holds the oldest
   // one back with writes in its mutable component only (its switch and flush let it go), or
   // nullptr.
@@ -417,6 +426,7 @@ class DBImpl final : public DB {
   Mutex switch_mu_;         // serialises memory component switches
   std::vector<std::thread> bg_threads_;
   bool flush_running_ GUARDED_BY(mutex_) = false;
+  int flush_waiters_ GUARDED_BY(mutex_) = 0;  // callers in WaitForFlushes: no flush is held
   int compactions_running_ GUARDED_BY(mutex_) = 0;
   int manual_compactions_ GUARDED_BY(mutex_) = 0;
   uint64_t flushes_completed_ GUARDED_BY(mutex_) = 0;

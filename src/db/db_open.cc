@@ -23,6 +23,8 @@
 #include <thread>
 
 #include "base/filename.h"
+#include "base/merging_iterator.h"
+#include "base/range_tombstone.h"
 #include "db/db_impl.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
@@ -78,6 +80,8 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
                                                         : out->hard_pending_compaction_bytes_limit,
           out->soft_pending_compaction_bytes_limit, uint64_t{1} << 60);
   }
+  check("level0_backlog_flush_merge", static_cast<uint64_t>(out->level0_backlog_flush_merge), 1,
+        64);
   check("level0_idle_compaction_ms", static_cast<uint64_t>(out->level0_idle_compaction_ms), 0,
         86400000);
   check("target_file_size_base", out->target_file_size_base, 1024, 64 * kGiB);
@@ -346,7 +350,7 @@ Status DBImpl::RecoverLogFiles(std::map<uint32_t, VersionEdit>* edits,
       cfd = families_.at(id).get();
     }
     uint64_t bytes = 0;
-    s = WriteLevel0Table(cfd, mem.get(), cfd->options.level0_compression, &(*edits)[id], &bytes);
+    s = WriteLevel0Table(cfd, {mem.get()}, cfd->options.level0_compression, &(*edits)[id], &bytes);
     if (!s.ok()) return s;
   }
   return s;
@@ -507,7 +511,8 @@ Status DBImpl::ReplayLogFile(uint64_t number, RecoveryComponents* mems,
       }
       ColumnFamilyData* cfd = it->second;
       uint64_t bytes = 0;
-      s = WriteLevel0Table(cfd, mem.get(), cfd->options.level0_compression, &(*edits)[id], &bytes);
+      s = WriteLevel0Table(cfd, {mem.get()}, cfd->options.level0_compression, &(*edits)[id],
+                           &bytes);
       if (!s.ok()) return s;
       mem.reset();
     }
@@ -518,19 +523,39 @@ Status DBImpl::ReplayLogFile(uint64_t number, RecoveryComponents* mems,
   return Status::OK();
 }
 
-Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemoryComponent* mem,
+Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, const std::vector<MemoryComponent*>& mems,
                                 CompressionType compression, VersionEdit* edit, uint64_t* bytes) {
+  assert(!mems.empty());
   const uint64_t start = env_->NowMicros();
-  // No more writes: let the component gather everything where its iterator reads (FloDB drains
-  // its Membuffer). Without this the iterator may miss writes.
-  mem->MarkImmutable();
-  std::unique_ptr<InternalIterator> iter = mem->NewIterator();
   MergeJobOptions job = NewMergeJobOptions(cfd);
   job.table_options.compression = compression;
-  {
+  std::vector<std::unique_ptr<InternalIterator>> iters;
+  std::vector<std::shared_ptr<const FragmentedRangeTombstones>> tombstones;
+  for (MemoryComponent* mem : mems) {
+    // No more writes: let the component gather everything where its iterator reads (FloDB
+    // drains its Membuffer). Without this the iterator may miss writes.
+    mem->MarkImmutable();
+    iters.push_back(mem->NewIterator());
     epoch::Guard section;  // (no tombstone is added any more: the set is stable)
-    job.range_tombstones = mem->range_tombstones().All();
+    if (auto t = mem->range_tombstones().All(); t != nullptr && !t->empty())
+      tombstones.push_back(t);
   }
+  if (tombstones.size() == 1) {
+    job.range_tombstones = tombstones[0];
+  } else if (tombstones.size() > 1) {  // one set over all of them, as a compaction's
+    std::vector<RangeTombstone> all;
+    for (const auto& t : tombstones) {
+      std::vector<RangeTombstone> part = t->ToTombstones();
+      all.insert(all.end(), std::make_move_iterator(part.begin()),
+                 std::make_move_iterator(part.end()));
+    }
+    job.range_tombstones = std::make_shared<const FragmentedRangeTombstones>(all);
+  }
+  // Versions of one key in two components: the pruner below keeps the newest and those a
+  // snapshot needs, as a compaction does.
+  std::unique_ptr<InternalIterator> iter =
+      iters.size() == 1 ? std::move(iters[0])
+                        : NewMergingIterator(DefaultInternalKeyComparator(), std::move(iters));
   VersionPruner pruner(snapshots_.Sequences(), nullptr);
   MergeJobResult result;
   Status s = RunMergeJob(job, iter.get(), &pruner, &result);
@@ -540,8 +565,13 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, MemoryComponent* mem,
   DBStats::Add(&stats_.flushes, 1);
   DBStats::Add(&stats_.flush_bytes, result.bytes_written);
   DBStats::Add(&stats_.flush_micros, env_->NowMicros() - start);
-  Log(info_log_.get(), "flushed {} entries ({} dropped) to {} L0 file(s) of family {}, {}",
-      result.entries_written, result.entries_dropped, result.outputs.size(), cfd->name,
+  if (mems.size() > 1) {
+    DBStats::Add(&stats_.merged_flushes, 1);
+    DBStats::Add(&stats_.merged_flush_components, mems.size());
+  }
+  Log(info_log_.get(),
+      "flushed {} entries ({} dropped) of {} component(s) to {} L0 file(s) of family {}, {}",
+      result.entries_written, result.entries_dropped, mems.size(), result.outputs.size(), cfd->name,
       HumanBytes(result.bytes_written));
   return Status::OK();
 }

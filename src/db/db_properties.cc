@@ -51,7 +51,8 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* family, const Slice& property, std:
   }
   // RocksDB's names: what a caller polls to wait until background work has settled.
   if (name == Slice("compaction-pending") || name == Slice("num-running-compactions") ||
-      name == Slice("num-running-flushes") || name == Slice("mem-table-flush-pending")) {
+      name == Slice("num-running-flushes") || name == Slice("mem-table-flush-pending") ||
+      name == Slice("num-immutable-mem-table")) {
     MutexLock l(&mutex_);
     uint64_t n = 0;
     if (name == Slice("compaction-pending")) {
@@ -64,6 +65,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* family, const Slice& property, std:
     if (name == Slice("mem-table-flush-pending")) {
       n = CurrentSuperVersion(cfd)->imms.empty() ? 0 : 1;
     }
+    if (name == Slice("num-immutable-mem-table")) n = CurrentSuperVersion(cfd)->imms.size();
     *value = std::to_string(n);
     return true;
   }
@@ -204,7 +206,9 @@ nlohmann::ordered_json DBImpl::StatsJson(ColumnFamilyData* cfd) {
                  {"wal_bytes", wal}};
   j["flushes"] = {{"count", DBStats::Get(stats_.flushes)},
                   {"bytes", flushed},
-                  {"seconds", Seconds(DBStats::Get(stats_.flush_micros))}};
+                  {"seconds", Seconds(DBStats::Get(stats_.flush_micros))},
+                  {"merged", DBStats::Get(stats_.merged_flushes)},
+                  {"merged_components", DBStats::Get(stats_.merged_flush_components)}};
   j["write_amplification"] = user == 0 ? 0.0
                                        : static_cast<double>(wal + flushed + compaction_written) /
                                              static_cast<double>(user);
@@ -261,8 +265,9 @@ std::string DBImpl::StatsString(ColumnFamilyData* cfd) {
   r += fmt::format("Writes: {} batches, {} keys, {} user data, {} WAL\n", u64(w["batches"]),
                    u64(w["keys"]), bytes(w["user_bytes"]), bytes(w["wal_bytes"]));
   const auto& f = j["flushes"];
-  r += fmt::format("Flushes: {} ({}, {:.2f} s)\n", u64(f["count"]), bytes(f["bytes"]),
-                   f["seconds"].get<double>());
+  r += fmt::format("Flushes: {} ({}, {:.2f} s; {} merged {} components in an L0 backlog)\n",
+                   u64(f["count"]), bytes(f["bytes"]), f["seconds"].get<double>(), u64(f["merged"]),
+                   u64(f["merged_components"]));
   const auto& c = j["compactions"];
   r += fmt::format(
       "Compactions: {} ({} of L0 into L1 once writes stopped; {} split into {} key ranges merged "

@@ -35,6 +35,8 @@ struct DBStats {
   std::atomic<uint64_t> flushes{0};
   std::atomic<uint64_t> flush_bytes{0};
   std::atomic<uint64_t> flush_micros{0};
+  std::atomic<uint64_t> merged_flushes{0};  // flushes of more than one component (a backlog)
+  std::atomic<uint64_t> merged_flush_components{0};  // the components those wrote
   std::atomic<uint64_t> slowdown_writes{0};
   std::atomic<uint64_t> slowdown_micros{0};
   std::atomic<uint64_t> stop_writes{0};
