@@ -2,8 +2,9 @@
 // L0 compaction runs (held at a sync point), the flush of one immutable component waits for a
 // second and writes both as one L0 file, keeping the versions a snapshot needs; outside a
 // backlog, or with the default (1), each component is its own file; a caller of Flush() never
-// waits for the held flush. Run with each memory component kind that matters here: the
-// skiplist (plain) and FloDB (whose immutable components are drained at the flush).
+// waits for the held flush; range tombstones of both components survive the merge. Run with each
+// memory component kind that matters here: the skiplist (plain) and FloDB (whose immutable
+// components are drained at the flush).
 
 #include <gtest/gtest.h>
 
@@ -116,6 +117,46 @@ TEST_P(DBFlushMergeTest, ABacklogFlushWaitsForASecondComponentAndWritesBothAsOne
   Reopen();  // the merged file and the log numbers its edit set recover
   ExpectEveryKeyWritten();
   EXPECT_EQ(Get("dup"), "new");
+}
+
+TEST_P(DBFlushMergeTest, AMergedFlushKeepsTheRangeTombstonesOfBothComponents) {
+  SKIP_WITHOUT_SYNC_POINTS();
+  Held held;
+  OpenWithAHeldLevel0Compaction(2, &held);
+  const WriteOptions wo;
+
+  // First component: a tombstone over keys of the held L0 files (base3..base5) and over two
+  // writes of its own.
+  ASSERT_OK(Put("r1a", "x"));
+  ASSERT_OK(Put("r1b", "x"));
+  ASSERT_OK(db()->DeleteRange(wo, "base3", "base6"));
+  ASSERT_OK(db()->DeleteRange(wo, "r1", "r2"));
+  const Snapshot* snapshot = db()->GetSnapshot();
+  WriteUntil([&] { return Number("num-immutable-mem-table") == 1; });
+  // Second component: a tombstone the snapshot must not see, and a write over the first one.
+  ASSERT_OK(db()->DeleteRange(wo, "base0", "base2"));
+  ASSERT_OK(Put("r1a", "back"));
+  WriteUntil([&] { return NumFilesAtLevel(0) == 3; });
+  ASSERT_EQ(Merged("merged"), 1u);
+
+  const auto expect = [&](bool with_snapshot) {
+    for (int i = 0; i < 10; i++) {
+      const std::string k = "base" + std::to_string(i);
+      const bool deleted = (i >= 3 && i < 6) || i < 2;
+      EXPECT_EQ(Get(k), deleted ? "NOT_FOUND" : Value(1)) << k;
+      if (with_snapshot) EXPECT_EQ(Get(k, snapshot), i >= 3 && i < 6 ? "NOT_FOUND" : Value(1)) << k;
+    }
+    EXPECT_EQ(Get("r1a"), "back");
+    EXPECT_EQ(Get("r1b"), "NOT_FOUND");
+    ExpectEveryKeyWritten();
+  };
+  expect(true);
+  held.gate.Release();
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
+  expect(true);
+  db()->ReleaseSnapshot(snapshot);
+  Reopen();  // the tombstones live in the merged file (and after it, in compaction outputs)
+  expect(false);
 }
 
 TEST_P(DBFlushMergeTest, FlushDoesNotWaitForTheHeldFlush) {

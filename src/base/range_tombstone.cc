@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "util/coding.h"
@@ -82,6 +83,26 @@ std::vector<RangeTombstone> FragmentedRangeTombstones::ToTombstones() const {
     for (SequenceNumber t : f.seqs) out.push_back(RangeTombstone{f.begin, f.end, t});
   }
   return out;
+}
+
+std::shared_ptr<const FragmentedRangeTombstones> MergeRangeTombstones(
+    const std::vector<std::shared_ptr<const FragmentedRangeTombstones>>& sources) {
+  std::shared_ptr<const FragmentedRangeTombstones> only;
+  size_t nonempty = 0;
+  for (const auto& t : sources) {
+    if (t == nullptr || t->empty()) continue;
+    only = t;
+    nonempty++;
+  }
+  if (nonempty <= 1) return only;
+  std::vector<RangeTombstone> all;
+  for (const auto& t : sources) {
+    if (t == nullptr) continue;
+    std::vector<RangeTombstone> part = t->ToTombstones();
+    all.insert(all.end(), std::make_move_iterator(part.begin()),
+               std::make_move_iterator(part.end()));
+  }
+  return std::make_shared<const FragmentedRangeTombstones>(all);
 }
 
 std::string EncodeRangeTombstones(const std::vector<RangeTombstone>& tombstones) {

@@ -80,6 +80,12 @@ class FragmentedRangeTombstones {
   size_t num_pairs_ = 0;
 };
 
+// One fragmented set over the tombstones of every source (null entries and empty sets are
+// skipped): null if there are none, the source itself if only one has any, else a new set
+// fragmenting all of them together (flushing several components, compacting several files).
+std::shared_ptr<const FragmentedRangeTombstones> MergeRangeTombstones(
+    const std::vector<std::shared_ptr<const FragmentedRangeTombstones>>& sources);
+
 // The SST block encoding of `tombstones` (see the file comment).
 std::string EncodeRangeTombstones(const std::vector<RangeTombstone>& tombstones);
 // Decodes an encoded block; Corruption naming `what` if malformed or a tombstone is empty.

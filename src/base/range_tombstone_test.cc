@@ -68,6 +68,32 @@ TEST(FragmentedRangeTombstonesTest, MatchesBruteForceOnRandomSets) {
   }
 }
 
+TEST(MergeRangeTombstonesTest, SkipsEmptySourcesAndFragmentsSeveral) {
+  using Set = std::shared_ptr<const FragmentedRangeTombstones>;
+  const Set empty =
+      std::make_shared<const FragmentedRangeTombstones>(std::vector<RangeTombstone>{});
+  EXPECT_EQ(nullptr, MergeRangeTombstones({}));
+  EXPECT_EQ(nullptr, MergeRangeTombstones({nullptr, empty}));
+
+  const Set one =
+      std::make_shared<const FragmentedRangeTombstones>(std::vector<RangeTombstone>{{"b", "f", 4}});
+  EXPECT_EQ(one, MergeRangeTombstones({empty, one, nullptr}));  // shared, not rebuilt
+
+  const Set two = std::make_shared<const FragmentedRangeTombstones>(
+      std::vector<RangeTombstone>{{"d", "h", 8}, {"a", "c", 2}});
+  const Set merged = MergeRangeTombstones({one, nullptr, two, empty});
+  ASSERT_NE(nullptr, merged);
+  // [a,b) 2; [b,c) 4,2; [c,d) 4; [d,f) 8,4; [f,h) 8
+  EXPECT_EQ(7u, merged->NumFragmentTombstones());
+  EXPECT_EQ(2u, merged->MaxCoveringSequence("a", 100));
+  EXPECT_EQ(4u, merged->MaxCoveringSequence("b", 100));
+  EXPECT_EQ(2u, merged->MaxCoveringSequence("b", 3));
+  EXPECT_EQ(8u, merged->MaxCoveringSequence("e", 100));
+  EXPECT_EQ(4u, merged->MaxCoveringSequence("e", 7));
+  EXPECT_EQ(8u, merged->MaxCoveringSequence("g", 100));
+  EXPECT_EQ(0u, merged->MaxCoveringSequence("h", 100));
+}
+
 TEST(RangeTombstoneEncodingTest, RoundTripsAndRejectsDamage) {
   const std::vector<RangeTombstone> ts = {{"a", "b", 1}, {std::string("k\0z", 3), "zz", 99}};
   const std::string block = EncodeRangeTombstones(ts);

@@ -47,21 +47,17 @@ struct RangeJob {
 // The range tombstones of every input file, fragmented together (null if there are none).
 Status CollectRangeTombstones(const Compaction& c, TableCache* table_cache,
                               std::shared_ptr<const FragmentedRangeTombstones>* result) {
-  std::vector<RangeTombstone> all;
+  std::vector<std::shared_ptr<const FragmentedRangeTombstones>> sources;
   for (int which = 0; which < 2; which++) {
     for (const auto& f : c.inputs(which)) {
       if (f->num_range_deletions == 0) continue;
       std::shared_ptr<const FragmentedRangeTombstones> t;
       Status s = table_cache->GetRangeTombstones(f->number, f->file_size, &t);
       if (!s.ok()) return s;
-      if (t == nullptr) continue;
-      std::vector<RangeTombstone> part = t->ToTombstones();
-      all.insert(all.end(), std::make_move_iterator(part.begin()),
-                 std::make_move_iterator(part.end()));
+      sources.push_back(std::move(t));
     }
   }
-  result->reset();
-  if (!all.empty()) *result = std::make_shared<const FragmentedRangeTombstones>(all);
+  *result = MergeRangeTombstones(sources);
   return Status::OK();
 }
 

@@ -537,20 +537,9 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd, const std::vector<MemoryC
     mem->MarkImmutable();
     iters.push_back(mem->NewIterator());
     epoch::Guard section;  // (no tombstone is added any more: the set is stable)
-    if (auto t = mem->range_tombstones().All(); t != nullptr && !t->empty())
-      tombstones.push_back(t);
+    tombstones.push_back(mem->range_tombstones().All());
   }
-  if (tombstones.size() == 1) {
-    job.range_tombstones = tombstones[0];
-  } else if (tombstones.size() > 1) {  // one set over all of them, as a compaction's
-    std::vector<RangeTombstone> all;
-    for (const auto& t : tombstones) {
-      std::vector<RangeTombstone> part = t->ToTombstones();
-      all.insert(all.end(), std::make_move_iterator(part.begin()),
-                 std::make_move_iterator(part.end()));
-    }
-    job.range_tombstones = std::make_shared<const FragmentedRangeTombstones>(all);
-  }
+  job.range_tombstones = MergeRangeTombstones(tombstones);  // one set over all of them
   // Versions of one key in two components: the pruner below keeps the newest and those a
   // snapshot needs, as a compaction does.
   std::unique_ptr<InternalIterator> iter =
