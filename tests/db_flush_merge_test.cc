@@ -1,10 +1,10 @@
 // tests/db_flush_merge_test.cc — Options::level0_backlog_flush_merge in a running DB: while an
-// L0 compaction runs (held at a sync point), the flush of one immutable component waits for a
-// second and writes both as one L0 file, keeping the versions a snapshot needs; outside a
-// backlog, or with the default (1), each component is its own file; a caller of Flush() never
-// waits for the held flush; range tombstones of both components survive the merge. Run with each
-// memory component kind that matters here: the skiplist (plain) and FloDB (whose immutable
-// components are drained at the flush).
+// L0 compaction runs (held at a sync point) and L0 holds twice its trigger's files (a deep
+// backlog), the flush of one immutable component waits for a second and writes both as one L0
+// file, keeping the versions a snapshot needs and the range tombstones of both; in a shallow
+// backlog, outside one, or with merge 1, each component is its own file; a caller of Flush()
+// never waits for the held flush. Run with each memory component kind that matters here: the
+// skiplist (plain) and FloDB (whose immutable components are drained at the flush).
 
 #include <gtest/gtest.h>
 
@@ -57,15 +57,17 @@ class DBFlushMergeTest : public DBTestBase, public ::testing::TestWithParam<cons
     CompactionGate gate{&sync};
   };
   // Opens with MergeOptions(merge) and writes two L0 files (the trigger): their compaction
-  // starts and the gate holds it, so L0 stays in a backlog until held->gate.Release().
+  // starts and the gate holds it, so L0 stays in a backlog until held->gate.Release(). Then two
+  // more files, each its own (L0 holds fewer than twice the trigger): the backlog is deep.
   void OpenWithAHeldLevel0Compaction(int merge, Held* held) {
     Open(MergeOptions(merge));
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < 4; round++) {
       for (int i = 0; i < 10; i++) ASSERT_OK(Put("base" + std::to_string(i), Value(round)));
       ASSERT_OK(db()->Flush());
+      if (round == 1) ASSERT_TRUE(held->gate.WaitUntilHeld());
     }
-    ASSERT_TRUE(held->gate.WaitUntilHeld());
-    ASSERT_EQ(NumFilesAtLevel(0), 2);
+    ASSERT_EQ(NumFilesAtLevel(0), 4);
+    ASSERT_EQ(Merged("merged"), 0u);
   }
 
   // Writes key{next_}, key{next_ + 1}, ... until done() (at most 100,000 writes).
@@ -98,11 +100,11 @@ TEST_P(DBFlushMergeTest, ABacklogFlushWaitsForASecondComponentAndWritesBothAsOne
   // Held: a compaction runs, one component is ready of the two the flush merges.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(Number("num-immutable-mem-table"), 1u);
-  EXPECT_EQ(NumFilesAtLevel(0), 2);
+  EXPECT_EQ(NumFilesAtLevel(0), 4);
   EXPECT_EQ(Merged("merged"), 0u);
 
   // The second switch: both go to one file.
-  WriteUntil([&] { return NumFilesAtLevel(0) == 3; });
+  WriteUntil([&] { return NumFilesAtLevel(0) == 5; });
   EXPECT_EQ(Merged("merged"), 1u);
   EXPECT_EQ(Merged("merged_components"), 2u);
   EXPECT_EQ(Get("dup"), "new");
@@ -136,15 +138,15 @@ TEST_P(DBFlushMergeTest, AMergedFlushKeepsTheRangeTombstonesOfBothComponents) {
   // Second component: a tombstone the snapshot must not see, and a write over the first one.
   ASSERT_OK(db()->DeleteRange(wo, "base0", "base2"));
   ASSERT_OK(Put("r1a", "back"));
-  WriteUntil([&] { return NumFilesAtLevel(0) == 3; });
+  WriteUntil([&] { return NumFilesAtLevel(0) == 5; });
   ASSERT_EQ(Merged("merged"), 1u);
 
   const auto expect = [&](bool with_snapshot) {
     for (int i = 0; i < 10; i++) {
       const std::string k = "base" + std::to_string(i);
       const bool deleted = (i >= 3 && i < 6) || i < 2;
-      EXPECT_EQ(Get(k), deleted ? "NOT_FOUND" : Value(1)) << k;
-      if (with_snapshot) EXPECT_EQ(Get(k, snapshot), i >= 3 && i < 6 ? "NOT_FOUND" : Value(1)) << k;
+      EXPECT_EQ(Get(k), deleted ? "NOT_FOUND" : Value(3)) << k;
+      if (with_snapshot) EXPECT_EQ(Get(k, snapshot), i >= 3 && i < 6 ? "NOT_FOUND" : Value(3)) << k;
     }
     EXPECT_EQ(Get("r1a"), "back");
     EXPECT_EQ(Get("r1b"), "NOT_FOUND");
@@ -180,19 +182,40 @@ TEST_P(DBFlushMergeTest, FlushDoesNotWaitForTheHeldFlush) {
   flusher.join();
   ASSERT_OK(flush_status);
   EXPECT_EQ(Number("num-immutable-mem-table"), 0u);
-  EXPECT_EQ(NumFilesAtLevel(0), 3);  // the held compaction's two and the flushed one
+  EXPECT_EQ(NumFilesAtLevel(0), 5);  // the four of the setup and the flushed one
   EXPECT_EQ(Merged("merged"), 0u);
   EXPECT_EQ(Get("a"), "1");
 }
 
-TEST_P(DBFlushMergeTest, ByDefaultEachComponentIsItsOwnFile) {
+TEST_P(DBFlushMergeTest, WithMergeOneEachComponentIsItsOwnFile) {
   SKIP_WITHOUT_SYNC_POINTS();
   Held held;
   OpenWithAHeldLevel0Compaction(1, &held);
   // The first component flushed alone while the compaction is held, then the second.
+  WriteUntil([&] { return NumFilesAtLevel(0) == 5; });
+  WriteUntil([&] { return NumFilesAtLevel(0) == 6; });
+  EXPECT_EQ(Merged("merged"), 0u);
+  ExpectEveryKeyWritten();
+  held.gate.Release();
+}
+
+TEST_P(DBFlushMergeTest, InAShallowBacklogEachComponentIsItsOwnFile) {
+  SKIP_WITHOUT_SYNC_POINTS();
+  Held held;
+  Open(MergeOptions(2));
+  for (int round = 0; round < 2; round++) {
+    ASSERT_OK(Put("base", Value(round)));
+    ASSERT_OK(db()->Flush());
+  }
+  ASSERT_TRUE(held.gate.WaitUntilHeld());
+  // A compaction runs and L0 is at its trigger, but holds fewer than twice its files: the
+  // writes' own switches flush one component per file, nobody waiting for a second.
   WriteUntil([&] { return NumFilesAtLevel(0) == 3; });
   WriteUntil([&] { return NumFilesAtLevel(0) == 4; });
   EXPECT_EQ(Merged("merged"), 0u);
+  // Now twice the trigger: the next flush waits for two.
+  WriteUntil([&] { return NumFilesAtLevel(0) == 5; });
+  EXPECT_EQ(Merged("merged"), 1u);
   ExpectEveryKeyWritten();
   held.gate.Release();
 }

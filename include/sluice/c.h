@@ -200,8 +200,8 @@ void sluice_options_set_bloom_bits_per_key(sluice_options_t* options, int v);
 void sluice_options_set_compression(sluice_options_t* options, int v);
 // The compression of the L0 files flushes write (sluice_no_compression by default).
 void sluice_options_set_level0_compression(sluice_options_t* options, int v);
-// Options::level0_backlog_flush_merge: 1..64 (1, the default: each memory component its own
-// L0 file).
+// Options::level0_backlog_flush_merge: 1..64 (2 by default, in a deep L0 backlog; 1: each
+// memory component its own L0 file).
 void sluice_options_set_level0_backlog_flush_merge(sluice_options_t* options, int v);
 void sluice_options_set_max_background_jobs(sluice_options_t* options, int v);
 // 0: one per core, at most 4.

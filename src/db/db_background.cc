@@ -316,6 +316,11 @@ bool DBImpl::InLevel0Backlog(const ColumnFamilyData* cfd) const {
                      [](const auto& f) { return f->being_compacted; });
 }
 
+bool DBImpl::InDeepLevel0Backlog(const ColumnFamilyData* cfd) const {
+  return CurrentSuperVersion(cfd)->version->NumFiles(0) >=
+         2 * cfd->options.level0_file_num_compaction_trigger;
+}
+
 size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
   const size_t ready = CurrentSuperVersion(cfd)->imms.size();
   if (ready == 0) return 0;
@@ -324,7 +329,7 @@ size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
   const size_t merge =
       std::min<size_t>(static_cast<size_t>(cfd->options.level0_backlog_flush_merge),
                        static_cast<size_t>(cfd->options.max_write_buffer_number - 1));
-  if (merge <= 1 || !InLevel0Backlog(cfd)) return 1;
+  if (merge <= 1 || !InDeepLevel0Backlog(cfd)) return 1;
   if (ready >= merge) return merge;
   // Hold only while a compaction runs: its end wakes the background threads, which look again
   // (the backlog may be over then; compactions stop once no level is over its target, so a

@@ -348,8 +348,11 @@ class DBImpl final : public DB {
   // compaction is running (it took its inputs already). A flush then waits for more than the
   // next L0 compaction to start.
   bool InLevel0Backlog(const ColumnFamilyData* cfd) const REQUIRES(mutex_);
+  // Whether the family's L0 holds twice the files that trigger its compaction (those being
+  // compacted included): compactions are not keeping up with the flushes.
+  bool InDeepLevel0Backlog(const ColumnFamilyData* cfd) const REQUIRES(mutex_);
   // How many of the family's oldest immutable components its next flush writes as one L0 file
-  // (Options::level0_backlog_flush_merge): 1 outside a backlog; in one, up to the merge count,
+  // (Options::level0_backlog_flush_merge): 1 outside a deep backlog; in one, up to the merge count,
   // or 0 (hold the flush) while fewer are ready, a compaction runs and nobody waits for it.
   size_t ComponentsToFlush(const ColumnFamilyData* cfd) const REQUIRES(mutex_);
   // When the live WAL files exceed Options::max_total_wal_size: a family that holds the oldest

@@ -314,7 +314,7 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::Range(0, 86400000));
   app.add_option("--level0_backlog_flush_merge", e.level0_backlog_flush_merge,
                  "sluice: memory components one flush merges into one L0 file while L0 is in a "
-                 "backlog (1: never merge)")
+                 "deep backlog, twice its compaction trigger (1: never merge)")
       ->check(CLI::Range(1, 64));
   app.add_option("--block_size", e.block_size, "Uncompressed bytes per data block")
       ->transform(CLI::AsSizeValue(false))

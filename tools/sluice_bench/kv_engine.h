@@ -85,9 +85,10 @@ struct EngineOptions {
   // sluice's Options::level0_idle_compaction_ms (0: never); RocksDB and LevelDB have no such
   // policy (LevelDB's seek-triggered compaction is always on, RocksDB has none).
   int level0_idle_compaction_ms = 0;
-  // sluice's Options::level0_backlog_flush_merge (1: every component its own L0 file); the
-  // other engines flush each memtable alone (RocksDB's min_write_buffer_number_to_merge 1).
-  int level0_backlog_flush_merge = 1;
+  // sluice's Options::level0_backlog_flush_merge (1: every component its own L0 file; set from
+  // sluice's default); the other engines flush each memtable alone (RocksDB's
+  // min_write_buffer_number_to_merge 1).
+  int level0_backlog_flush_merge = 2;
   // sluice's Options::level0_compression (the L0 files flushes write); the other engines
   // compress every level with --compression_type.
   CompressionKind level0_compression = CompressionKind::kNone;
