@@ -13,17 +13,26 @@ import sys
 from collections import defaultdict
 
 
-def main(paths):
+def load_runs(paths):
+    """The runs' JSON documents, and the engines they hold in first-seen order; exits if none."""
     runs = [json.load(open(p)) for p in paths]
     if not runs:
         sys.exit("no JSON files given")
+    engines = []
+    for run in runs:
+        for engine in run["engines"]:
+            if engine["engine"] not in engines:
+                engines.append(engine["engine"])
+    return runs, engines
+
+
+def main(paths):
+    runs, engines = load_runs(paths)
     ops = defaultdict(list)  # (engine, benchmark) -> [ops/sec per run]
-    engines, benchmarks = [], []
+    benchmarks = []
     for run in runs:
         for engine in run["engines"]:
             name = engine["engine"]
-            if name not in engines:
-                engines.append(name)
             seen = defaultdict(int)  # a benchmark run twice in one list: "name #2"
             for b in engine.get("benchmarks", []):
                 seen[b["name"]] += 1

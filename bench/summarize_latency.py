@@ -9,26 +9,23 @@ microseconds).
 Each figure is the median of the runs' own percentiles (not a percentile of pooled samples):
 the same statistic docs/benchmarks.md quotes for throughput.
 """
-import json
 import statistics
 import sys
 from collections import defaultdict
+
+from summarize import load_runs
 
 PERCENTILES = ("p50", "p99", "p999")
 
 
 def main(paths):
-    runs = [json.load(open(p)) for p in paths]
-    if not runs:
-        sys.exit("no JSON files given")
+    runs, engines = load_runs(paths)
     # (benchmark, operation) -> engine -> percentile -> [value per run]
     table = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
-    engines, rows = [], []
+    rows = []
     for run in runs:
         for engine in run["engines"]:
             name = engine["engine"]
-            if name not in engines:
-                engines.append(name)
             for b in engine.get("benchmarks", []):
                 for key, value in b.get("metrics", {}).items():
                     for p in PERCENTILES:
