@@ -238,20 +238,25 @@ TEST_F(DBCorruptionTest, DefaultReadsNeverServeACorruptValue) {
   const std::string data = ReadFileOrDie(pristine_.File("db/" + newest));
   const size_t pos = data.find(Value(7));
   ASSERT_NE(std::string::npos, pos);
-  for (size_t cache : {size_t{0}, size_t{1} << 20}) {
-    for (bool fill_cache : {true, false}) {
-      if (cache == 0 && !fill_cache) continue;
-      Restore();
-      damage_.FlipBit(dir_.File(newest), pos + 50, 2);
-      o.block_cache_size = cache;
-      Open(o);
-      ReadOptions ro;
-      ro.fill_cache = fill_cache;
-      std::string value;
-      Status s = db()->Get(ro, Key(7), &value);
-      EXPECT_TRUE(s.IsCorruption()) << s.ToString() << " value " << value.substr(0, 60);
-      EXPECT_THAT(s.ToString(), HasSubstr(newest));
-      EXPECT_THAT(s.ToString(), HasSubstr("checksum"));
+  // Mapped reads (uncompressed blocks read in place, never cached) verify the same way.
+  for (bool mmap : {false, true}) {
+    for (size_t cache : {size_t{0}, size_t{1} << 20}) {
+      for (bool fill_cache : {true, false}) {
+        if (cache == 0 && !fill_cache) continue;
+        SCOPED_TRACE(testing::Message() << "mmap " << mmap << " cache " << cache);
+        Restore();
+        damage_.FlipBit(dir_.File(newest), pos + 50, 2);
+        o.block_cache_size = cache;
+        o.allow_mmap_reads = mmap;
+        Open(o);
+        ReadOptions ro;
+        ro.fill_cache = fill_cache;
+        std::string value;
+        Status s = db()->Get(ro, Key(7), &value);
+        EXPECT_TRUE(s.IsCorruption()) << s.ToString() << " value " << value.substr(0, 60);
+        EXPECT_THAT(s.ToString(), HasSubstr(newest));
+        EXPECT_THAT(s.ToString(), HasSubstr("checksum"));
+      }
     }
   }
   // Explicitly unverified (no cache to fill): the damaged bytes come back.

@@ -64,7 +64,9 @@ class DBFlushMergeTest : public DBTestBase, public ::testing::TestWithParam<cons
     for (int round = 0; round < 4; round++) {
       for (int i = 0; i < 10; i++) ASSERT_OK(Put("base" + std::to_string(i), Value(round)));
       ASSERT_OK(db()->Flush());
-      if (round == 1) ASSERT_TRUE(held->gate.WaitUntilHeld());
+      if (round == 1) {
+        ASSERT_TRUE(held->gate.WaitUntilHeld());
+      }
     }
     ASSERT_EQ(NumFilesAtLevel(0), 4);
     ASSERT_EQ(Merged("merged"), 0u);
@@ -146,7 +148,9 @@ TEST_P(DBFlushMergeTest, AMergedFlushKeepsTheRangeTombstonesOfBothComponents) {
       const std::string k = "base" + std::to_string(i);
       const bool deleted = (i >= 3 && i < 6) || i < 2;
       EXPECT_EQ(Get(k), deleted ? "NOT_FOUND" : Value(3)) << k;
-      if (with_snapshot) EXPECT_EQ(Get(k, snapshot), i >= 3 && i < 6 ? "NOT_FOUND" : Value(3)) << k;
+      if (with_snapshot) {
+        EXPECT_EQ(Get(k, snapshot), i >= 3 && i < 6 ? "NOT_FOUND" : Value(3)) << k;
+      }
     }
     EXPECT_EQ(Get("r1a"), "back");
     EXPECT_EQ(Get("r1b"), "NOT_FOUND");

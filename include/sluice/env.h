@@ -3,8 +3,9 @@
 // Every file, directory, lock and clock access of the engine goes through an Env, so tests can
 // substitute one that injects faults (failed writes, failed fsync, ENOSPC, torn files) and
 // check that the database reports them and keeps every acknowledged write. Env::Default() is
-// the POSIX implementation; EnvWrapper forwards everything to another Env and is the base for
-// such test environments. All methods are thread-safe.
+// the POSIX implementation; EnvWrapper forwards everything to another Env (mapped opens go
+// through its NewRandomAccessFile) and is the base for such test environments. All methods are
+// thread-safe.
 
 #ifndef SLUICE_ENV_H_
 #define SLUICE_ENV_H_
@@ -32,8 +33,12 @@ class SequentialFile {
 class RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
-  // Reads up to n bytes at offset into scratch; *result may point into scratch or elsewhere.
+  // Reads up to n bytes at offset into scratch; *result may point into scratch or elsewhere
+  // (fewer bytes at end of file).
   virtual Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const = 0;
+  // True if Read always returns a view of memory the file owns (valid while the file lives)
+  // and never writes scratch, which may then be nullptr: a memory-mapped file.
+  virtual bool ReturnsViews() const { return false; }
 };
 
 // A file written sequentially. Append may buffer in user space; Flush hands the buffered bytes
@@ -72,6 +77,17 @@ class Env {
                                    std::unique_ptr<SequentialFile>* result) = 0;
   virtual Status NewRandomAccessFile(const std::string& fname,
                                      std::unique_ptr<RandomAccessFile>* result) = 0;
+  // Opens fname, which no one writes any more (a table file), for random reads through a
+  // read-only memory mapping of its length at open: reads then return views of the mapping
+  // (no copy, no system call), and reads past that length return fewer bytes, as at end of
+  // file. Another process truncating the file while it is mapped makes reads of the lost part
+  // fault (SIGBUS), as with any mapping. The default opens it with NewRandomAccessFile;
+  // EnvWrapper keeps that default, so a wrapper that intercepts NewRandomAccessFile keeps
+  // seeing every read.
+  virtual Status NewMappedRandomAccessFile(const std::string& fname,
+                                           std::unique_ptr<RandomAccessFile>* result) {
+    return NewRandomAccessFile(fname, result);
+  }
   // Creates (or truncates) fname for writing.
   virtual Status NewWritableFile(const std::string& fname,
                                  std::unique_ptr<WritableFile>* result) = 0;

@@ -73,6 +73,15 @@ struct DBOptions {
   size_t block_cache_size = 32 << 20;
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;
+  // Read SST files through read-only memory mappings (RocksDB's allow_mmap_reads; LevelDB
+  // always maps them on 64-bit systems): a block costs no system call and no copy, and
+  // uncompressed blocks (level 0's, by default) are read in place instead of through the block
+  // cache. Each open file (max_open_files) is one mapping. Off by default because of the
+  // caveat of any mapping: a table file truncated under the open database (by another
+  // process, or a failing disk) makes reads of the lost part kill the process (SIGBUS), where
+  // pread reports Corruption naming the file (tests/db_corruption_test.cc). Measured gain:
+  // docs/benchmarks.md, "At scale".
+  bool allow_mmap_reads = false;
   // --- Compaction ---
   // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
   int max_background_jobs = 2;

@@ -518,6 +518,9 @@ void sluice_options_set_compaction_pri(sluice_options_t* o, int v) {
   o->rep.compaction_pri = static_cast<sluice::CompactionPri>(v);  // checked by sluice_open
 }
 void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
+void sluice_options_set_allow_mmap_reads(sluice_options_t* o, unsigned char v) {
+  o->rep.allow_mmap_reads = v;
+}
 void sluice_options_set_max_key_size(sluice_options_t* o, size_t v) { o->rep.max_key_size = v; }
 void sluice_options_set_max_value_size(sluice_options_t* o, size_t v) { o->rep.max_value_size = v; }
 void sluice_options_set_create_missing_column_families(sluice_options_t* o, unsigned char v) {

@@ -83,8 +83,9 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
         fname);
   }
   const size_t n = static_cast<size_t>(handle.size);
-  // Not zeroed: the read fills it, or the file returns a view of its own memory instead.
-  auto buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
+  // Not zeroed: the read fills it. A file that returns views of its own memory needs none.
+  std::unique_ptr<char[]> buf;
+  if (!file->ReturnsViews()) buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
   Slice got;
   Status s = file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
   if (!s.ok()) return s;
@@ -106,8 +107,14 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
         fmt::format("unknown compression type {} in block at offset {}", type, offset), fname);
   }
   if (static_cast<CompressionType>(type) == CompressionType::kNone) {
-    // The file may have returned a view of its own memory instead of filling buf.
-    *result = data == buf.get() ? BlockContents(std::move(buf), n) : BlockContents(Slice(data, n));
+    // A file that returns views keeps the bytes; another may also have returned a view of its
+    // own memory instead of filling buf (copied: nothing promises it stays valid).
+    if (file->ReturnsViews()) {
+      *result = BlockContents::ViewOf(Slice(data, n));
+    } else {
+      *result =
+          data == buf.get() ? BlockContents(std::move(buf), n) : BlockContents(Slice(data, n));
+    }
     return Status::OK();
   }
   s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), result);

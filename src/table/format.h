@@ -78,17 +78,26 @@ struct Footer {
 // The masked crc32c stored in a block trailer: over stored bytes then the type byte.
 uint32_t BlockChecksum(const Slice& stored, uint8_t type);
 
-// The uncompressed contents of one block, in heap memory they own. Not a std::string: its
-// resize() would zero every byte before the read or the codec overwrites it.
+// The uncompressed contents of one block, in heap memory they own, or (a view) in the memory
+// of the file they were read from (RandomAccessFile::ReturnsViews), valid only while that file
+// is open: a view must never outlive its table (so never enters the block cache). Not a
+// std::string: its resize() would zero every byte before the read or the codec overwrites it.
 struct BlockContents {
   BlockContents() = default;
   // A heap copy of bytes.
   explicit BlockContents(const Slice& bytes);
   // Takes size bytes of heap memory.
   BlockContents(std::unique_ptr<char[]> bytes, size_t size);
+  // A view of bytes owned by the file they were read from.
+  static BlockContents ViewOf(const Slice& bytes) {
+    BlockContents c;
+    c.data = bytes;
+    return c;
+  }
+  bool is_view() const { return heap == nullptr && !data.empty(); }
 
   std::unique_ptr<char[]> heap;
-  Slice data;  // [heap, heap + size)
+  Slice data;  // [heap, heap + size), or the view
 };
 
 struct BlockReadOptions {
@@ -99,7 +108,7 @@ struct BlockReadOptions {
 // checksum if options.verify_checksums, and uncompresses it into *result. file_size is the size
 // of the file: a handle reaching past it is Corruption (checked before allocating). I/O errors
 // of the file are returned as they are; everything else wrong is Corruption naming fname and
-// the block offset.
+// the block offset. An uncompressed block of a file that ReturnsViews is returned as a view.
 Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
                  const BlockReadOptions& options, const BlockHandle& handle, BlockContents* result);
 

@@ -183,8 +183,11 @@ std::unique_ptr<InternalIterator> Table::NewDataBlockIterator(const ReadOptions&
     BlockContents contents;
     s = ReadBlock(file_.get(), fname_, file_size_, read_options, handle, &contents);
     if (!s.ok()) return NewErrorIterator(s);
+    // A view of the mapped file stays out of the cache, which may outlive this table (reading
+    // it again is as cheap as a cache hit); the iterator, within the table's life, owns it.
+    const bool view = contents.is_view();
     auto block = std::make_unique<Block>(std::move(contents));
-    if (!fill_cache || !block->ok()) {
+    if (!fill_cache || view || !block->ok()) {
       // The iterator owns the block.
       std::shared_ptr<const Block> owned(std::move(block));
       auto it = owned->NewIterator(options_.comparator, fname_, handle.offset, kMinInternalKeySize);

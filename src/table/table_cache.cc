@@ -30,7 +30,8 @@ Status TableCache::FindTable(uint64_t number, uint64_t file_size, Cache::Handle*
   if (*handle != nullptr) return Status::OK();
   const std::string fname = TableFileName(dbname_, number);
   std::unique_ptr<RandomAccessFile> file;
-  Status s = env_->NewRandomAccessFile(fname, &file);
+  Status s = table_options_.mmap_reads ? env_->NewMappedRandomAccessFile(fname, &file)
+                                       : env_->NewRandomAccessFile(fname, &file);
   if (!s.ok()) return s;
   std::unique_ptr<Table> table;
   s = Table::Open(table_options_, std::move(file), file_size, fname, &table);

@@ -59,11 +59,12 @@ bool Mentions(const Status& s, const std::string& what) {
 
 // Opens a damaged copy of a table holding `expected` and reads it every way. Asserts that the
 // damage is reported as Corruption naming the file and that nothing wrong is ever returned.
-// Returns a description of where it was detected ("open", "read"), or "undetected".
+// Returns a description of where it was detected ("open", "read"), or "undetected". views:
+// the file returns views of its bytes, as a memory-mapped one does.
 std::string CheckDamaged(const TableOptions& options, const std::string& damaged,
-                         const KVs& expected) {
+                         const KVs& expected, bool views = false) {
   std::unique_ptr<Table> table;
-  Status s = OpenTable(options, damaged, &table);
+  Status s = OpenTable(options, damaged, &table, nullptr, kTestFname, views);
   if (!s.ok()) {
     EXPECT_TRUE(IsCorruptionNaming(s));
     EXPECT_EQ(nullptr, table);
@@ -186,18 +187,21 @@ class DamagedTable : public ::testing::Test {
 TEST(TableDamage, EverySingleByteFlipOfASmallTableIsDetected) {
   for (CompressionType type : {CompressionType::kNone, CompressionType::kSnappy}) {
     for (bool use_cache : {false, true}) {
-      auto cache = NewLRUCache(1 << 20);
-      TableOptions options;
-      options.block_size = 256;
-      options.compression = type;
-      options.block_cache = use_cache ? cache.get() : nullptr;
-      const KVs entries = MakeEntries(40);
-      std::string good;
-      ASSERT_OK(BuildTable(options, entries, &good));
-      for (size_t pos = 0; pos < good.size(); pos++) {
-        SCOPED_TRACE(testing::Message() << "byte " << pos << " of " << good.size());
-        const std::string where = CheckDamaged(options, Flip(good, pos, 0x01), entries);
-        ASSERT_NE("undetected", where);
+      for (bool views : {false, true}) {
+        auto cache = NewLRUCache(1 << 20);
+        TableOptions options;
+        options.block_size = 256;
+        options.compression = type;
+        options.block_cache = use_cache ? cache.get() : nullptr;
+        const KVs entries = MakeEntries(40);
+        std::string good;
+        ASSERT_OK(BuildTable(options, entries, &good));
+        for (size_t pos = 0; pos < good.size(); pos++) {
+          SCOPED_TRACE(testing::Message()
+                       << "byte " << pos << " of " << good.size() << (views ? ", views" : ""));
+          const std::string where = CheckDamaged(options, Flip(good, pos, 0x01), entries, views);
+          ASSERT_NE("undetected", where);
+        }
       }
     }
   }

@@ -31,10 +31,14 @@ struct TableOptions {
   // Verify the checksum of every data block read (blocks loaded into the block cache and the
   // blocks read by Table::Open are always verified).
   bool paranoid_checks = true;
+  // Open table files through a memory mapping (Env::NewMappedRandomAccessFile; read by the
+  // TableCache): uncompressed blocks are then read in place.
+  bool mmap_reads = false;
 };
 
 // The table options of a database opened with `options`: its block size, restart interval,
-// bloom bits, compression and checksum policy, reading through block_cache (may be null).
+// bloom bits, compression, checksum policy and mmap reads, reading through block_cache (may be
+// null).
 inline TableOptions TableOptionsFor(const Options& options, Cache* block_cache) {
   TableOptions t;
   t.block_size = options.block_size;
@@ -42,6 +46,7 @@ inline TableOptions TableOptionsFor(const Options& options, Cache* block_cache) 
   t.bloom_bits_per_key = options.bloom_bits_per_key;
   t.compression = options.compression;
   t.paranoid_checks = options.paranoid_checks;
+  t.mmap_reads = options.allow_mmap_reads;
   t.block_cache = block_cache;
   return t;
 }

@@ -595,6 +595,48 @@ TEST(Table, ReopenedFileNeverSeesStaleCachedBlocks) {
   }
 }
 
+// A file that returns views (a memory-mapped one): uncompressed blocks are read in place and
+// stay out of the block cache (which may outlive the file); compressed ones are uncompressed
+// into the cache as usual. Everything reads back the same either way.
+TEST(Table, ViewsOfUncompressedBlocksBypassTheCache) {
+  for (CompressionType type : {CompressionType::kNone, CompressionType::kSnappy}) {
+    SCOPED_TRACE(static_cast<int>(type));
+    auto cache = NewLRUCache(8 << 20);
+    TableOptions options;
+    options.block_cache = cache.get();
+    options.compression = type;
+    const KVs entries = MakeEntries(2000);
+    std::string contents;
+    ASSERT_OK(BuildTable(options, entries, &contents));
+    std::unique_ptr<Table> table;
+    test::StringSource* source = nullptr;
+    ASSERT_OK(OpenTable(options, contents, &table, &source, test::kTestFname, /*views=*/true));
+    auto it = table->NewIterator(ReadOptions());
+    size_t i = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), i++) {
+      ASSERT_LT(i, entries.size());
+      ASSERT_EQ(entries[i].first, it->key().ToString());
+      ASSERT_EQ(entries[i].second, it->value().ToString());
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(entries.size(), i);
+    GetResult r;
+    ASSERT_OK(Get(*table, entries[777].first, &r));
+    EXPECT_EQ(entries[777].second, r.value);
+    if (type == CompressionType::kNone) {
+      EXPECT_EQ(0u, cache->TotalCharge());
+      // Every read of a block goes to the file again (a view costs no copy).
+      const uint64_t reads = source->reads();
+      ASSERT_OK(Get(*table, entries[777].first, &r));
+      EXPECT_EQ(reads + 1, source->reads());
+    } else {
+      EXPECT_GT(cache->TotalCharge(), table->properties().raw_value_size);
+    }
+    it.reset();
+    table.reset();
+  }
+}
+
 TEST(Table, IoErrorsArePropagated) {
   TableOptions options;
   const KVs entries = MakeEntries(500);

@@ -2,7 +2,8 @@
 // by *_test.cc files).
 //
 // StringSink collects appended bytes; StringSource serves reads from a string with pread-like
-// semantics (short result at end of file), counts its reads, and can be told to fail them.
+// semantics (short result at end of file), or views of it as a mapped file, counts its reads,
+// and can be told to fail them.
 // MakeEntries / BuildTable / OpenTable produce and open tables in memory.
 
 #ifndef SLUICE_TABLE_TABLE_TEST_UTIL_H_
@@ -47,7 +48,10 @@ class StringSink final : public WritableFile {
 
 class StringSource final : public RandomAccessFile {
  public:
-  explicit StringSource(std::string contents) : contents_(std::move(contents)) {}
+  // views: reads return views of the contents (as a memory-mapped file's do) and never touch
+  // scratch.
+  explicit StringSource(std::string contents, bool views = false)
+      : contents_(std::move(contents)), views_(views) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
     reads_.fetch_add(1, std::memory_order_relaxed);
@@ -56,20 +60,26 @@ class StringSource final : public RandomAccessFile {
       return Status::IOError("injected read failure");
     }
     if (offset >= contents_.size()) {
-      *result = Slice(scratch, 0);
+      *result = Slice(views_ ? contents_.data() : scratch, 0);
       return Status::OK();
     }
     const size_t len = std::min<uint64_t>(n, contents_.size() - offset);
+    if (views_) {
+      *result = Slice(contents_.data() + offset, len);
+      return Status::OK();
+    }
     std::memcpy(scratch, contents_.data() + offset, len);
     *result = Slice(scratch, len);
     return Status::OK();
   }
+  bool ReturnsViews() const override { return views_; }
 
   uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
   void set_fail(bool fail) { fail_.store(fail, std::memory_order_relaxed); }
 
  private:
   const std::string contents_;
+  const bool views_;
   mutable std::atomic<uint64_t> reads_{0};
   std::atomic<bool> fail_{false};
 };
@@ -131,8 +141,8 @@ inline Status BuildTable(const TableOptions& options, const KVs& entries, std::s
 // owned by the table.
 inline Status OpenTable(const TableOptions& options, const std::string& contents,
                         std::unique_ptr<Table>* table, StringSource** source = nullptr,
-                        const std::string& fname = kTestFname) {
-  auto file = std::make_unique<StringSource>(contents);
+                        const std::string& fname = kTestFname, bool views = false) {
+  auto file = std::make_unique<StringSource>(contents, views);
   if (source != nullptr) *source = file.get();
   return Table::Open(options, std::move(file), contents.size(), fname, table);
 }

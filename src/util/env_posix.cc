@@ -3,15 +3,19 @@
 // Every error names the file and carries strerror(errno). Writable files buffer up to 64 KiB in
 // user space; Flush() hands the bytes to the kernel with write(2) (retrying short writes and
 // EINTR); Sync() adds fdatasync(2). File locks use fcntl(F_SETLK) plus a process-local table,
-// because fcntl locks do not exclude a second open from the same process.
+// because fcntl locks do not exclude a second open from the same process. Mapped files
+// (NewMappedRandomAccessFile) map the length the file had at open, read-only and shared, and
+// unmap when destroyed; an empty file, which cannot be mapped, is read with pread instead.
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -89,6 +93,29 @@ class PosixRandomAccessFile final : public RandomAccessFile {
  private:
   const std::string fname_;
   const int fd_;
+};
+
+// Reads return views of the mapping; [base_, base_ + length_) stays mapped while this lives.
+class PosixMappedFile final : public RandomAccessFile {
+ public:
+  PosixMappedFile(const char* base, size_t length) : base_(base), length_(length) {}
+  ~PosixMappedFile() override { ::munmap(const_cast<char*>(base_), length_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* /*scratch*/) const override {
+    // Past the mapped length, fewer bytes (none) as pread returns at end of file: never a
+    // read outside the mapping.
+    if (offset >= length_) {
+      *result = Slice(base_ + length_, 0);
+    } else {
+      *result = Slice(base_ + offset, std::min<uint64_t>(n, length_ - offset));
+    }
+    return Status::OK();
+  }
+  bool ReturnsViews() const override { return true; }
+
+ private:
+  const char* const base_;
+  const size_t length_;
 };
 
 class PosixWritableFile final : public WritableFile {
@@ -212,6 +239,29 @@ class PosixEnv final : public Env {
     const int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return PosixError(fname, errno);
     *result = std::make_unique<PosixRandomAccessFile>(fname, fd);
+    return Status::OK();
+  }
+
+  Status NewMappedRandomAccessFile(const std::string& fname,
+                                   std::unique_ptr<RandomAccessFile>* result) override {
+    const int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError(fname, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return PosixError(fname, err);
+    }
+    const auto length = static_cast<size_t>(st.st_size);
+    if (length == 0 || static_cast<uint64_t>(st.st_size) != length) {
+      *result = std::make_unique<PosixRandomAccessFile>(fname, fd);  // nothing to map
+      return Status::OK();
+    }
+    void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
+    const int err = errno;
+    ::close(fd);  // the mapping keeps the file
+    if (base == MAP_FAILED) return PosixError(fname, err);
+    *result = std::make_unique<PosixMappedFile>(static_cast<const char*>(base), length);
     return Status::OK();
   }
 

@@ -353,6 +353,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
           CLI::ignore_case));
   app.add_option("--open_files", e.max_open_files, "SST files kept open")
       ->check(CLI::Range(1, 1 << 24));
+  app.add_option("--mmap_read", e.mmap_read,
+                 "Read SST files through memory mappings: 1, 0, or -1 for each engine's default "
+                 "(off for sluice and RocksDB; LevelDB always maps them)")
+      ->check(CLI::Range(-1, 1));
   app.add_option("--num_levels", e.num_levels, "Levels of the LSM tree")->check(CLI::Range(2, 64));
   app.add_option("--level0_file_num_compaction_trigger", e.level0_file_num_compaction_trigger,
                  "L0 files that start an L0 compaction")

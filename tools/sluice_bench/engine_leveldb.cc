@@ -166,6 +166,8 @@ class LevelDBEngine final : public KVEngine {
                          "LevelDB merges each compaction on its one background thread"));
     rows.push_back({"open_files", fmt::format("{}", o.max_open_files),
                     ClampNote(o.max_open_files, 74, 50000)});
+    rows.push_back({"mmap_read", "true (fixed)",
+                    r.mmap_read == 0 ? "LevelDB's Env maps up to 1000 table files (64-bit)" : ""});
     rows.push_back(fixed("num_levels", kLevelDBNumLevels, r.num_levels, std::string(kConstant)));
     rows.push_back(fixed("level0_file_num_compaction_trigger", kLevelDBL0CompactionTrigger,
                          r.level0_file_num_compaction_trigger, std::string(kConstant)));

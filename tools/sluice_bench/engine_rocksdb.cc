@@ -131,6 +131,7 @@ class RocksDBEngine final : public KVEngine {
       options_.compaction_pri = rocksdb::kRoundRobin;
     }
     options_.max_open_files = o.max_open_files;
+    if (o.mmap_read >= 0) options_.allow_mmap_reads = o.mmap_read == 1;
     options_.num_levels = o.num_levels;
     options_.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
@@ -187,6 +188,8 @@ class RocksDBEngine final : public KVEngine {
              : fmt::format("{}", static_cast<int>(o.compaction_pri)),
          requested_.compaction_pri == CompactionPriKind::kDefault ? "RocksDB's default" : ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
+        {"mmap_read", o.allow_mmap_reads ? "true" : "false",
+         requested_.mmap_read < 0 ? "RocksDB's default" : ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",
          fmt::format("{}", o.level0_file_num_compaction_trigger), ""},

@@ -132,6 +132,7 @@ class SluiceEngine final : public KVEngine {
     options_.compression = ToSluice(o.compression);
     options_.level0_compression = ToSluice(o.level0_compression);
     options_.max_open_files = o.max_open_files;
+    if (o.mmap_read >= 0) options_.allow_mmap_reads = o.mmap_read == 1;
     options_.max_background_jobs = o.max_background_jobs;
     options_.max_subcompactions = o.subcompactions;
     if (o.compaction_pri == CompactionPriKind::kMinOverlappingRatio) {
@@ -182,6 +183,7 @@ class SluiceEngine final : public KVEngine {
                                                                          : "round_robin",
          ""},
         {"open_files", fmt::format("{}", o.max_open_files), ""},
+        {"mmap_read", o.allow_mmap_reads ? "true" : "false", ""},
         {"num_levels", fmt::format("{}", o.num_levels), ""},
         {"level0_file_num_compaction_trigger",
          fmt::format("{}", o.level0_file_num_compaction_trigger), ""},

@@ -55,6 +55,9 @@ struct EngineOptions {
   int subcompactions = 0;
   CompactionPriKind compaction_pri = CompactionPriKind::kDefault;
   int max_open_files = 0;
+  // Table files read through memory mappings: 1 on, 0 off, -1 each engine's default (off for
+  // sluice and RocksDB; LevelDB always maps them on 64-bit systems).
+  int mmap_read = -1;
   int num_levels = 0;
   int level0_file_num_compaction_trigger = 0;
   int level0_slowdown_writes_trigger = 0;

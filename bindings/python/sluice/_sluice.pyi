@@ -86,7 +86,7 @@ class DB:
     bucket_count, membuffer_fraction, membuffer_partition_bits, membuffer_bucket_slots,
     flodb_drain_threads, flodb_scan_max_restarts, block_size, block_restart_interval,
     block_cache_size, bloom_bits_per_key, compression
-    ("none", "snappy", "zstd", "lz4"), max_open_files, max_background_jobs,
+    ("none", "snappy", "zstd", "lz4"), max_open_files, allow_mmap_reads, max_background_jobs,
     max_subcompactions, num_levels,
     level0_file_num_compaction_trigger, level0_slowdown_writes_trigger,
     level0_stop_writes_trigger, target_file_size_base, max_bytes_for_level_base,

@@ -155,6 +155,7 @@ const std::map<std::string, Setter>& Setters() {
       {"compression", Compression(&O::compression)},
       {"level0_compression", Compression(&O::level0_compression)},
       {"max_open_files", Opt(&O::max_open_files)},
+      {"allow_mmap_reads", Opt(&O::allow_mmap_reads)},
       // Compaction
       {"max_background_jobs", Opt(&O::max_background_jobs)},
       {"max_subcompactions", Opt(&O::max_subcompactions)},

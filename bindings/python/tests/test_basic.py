@@ -244,6 +244,7 @@ def test_every_option_is_accepted(path):
         compression="lz4",
         level0_compression="snappy",
         max_open_files=100,
+        allow_mmap_reads=True,
         max_background_jobs=2,
         max_subcompactions=2,
         compaction_pri="min_overlapping_ratio",

@@ -302,6 +302,14 @@ void FloDBComponent::DrainUpTo(SequenceNumber max_seq) {
   for (size_t moved = 1; moved != 0;) {
     moved = 0;
     for (size_t p = 0; p < mbf_->partitions(); p++) {
+      // An empty partition is skipped without reading its bitmap (a scan while writes bypass
+      // the Membuffer would otherwise read all of it). Sound: an add's increment of its
+      // partition's count (under the bucket lock, inside its writer's section) happens-before
+      // the flip's wait above returned, and the count drops only once the entry has left the
+      // Membuffer (RemoveDrained, or pushed below under the lock); counts change by read-
+      // modify-writes, so a zero read here means every entry <= max_seq of the partition has
+      // left its slot (for the sorted level, or in a batch the final wait covers).
+      if (mbf_->PartitionEntries(p) <= 0) continue;
       moved += DrainChunk(p, kDrainChunkEntries, max_seq);
     }
   }
