@@ -92,7 +92,8 @@ TEST_F(DBIdleCompactionTest, WritesKeepResettingTheDelayThenIdleL0IsCompactedInt
   EXPECT_EQ(1u, IdleCompactions());
   std::string stats;
   ASSERT_TRUE(db()->GetProperty("sluice.stats", &stats));
-  EXPECT_NE(std::string::npos, stats.find("(1 of L0 into L1 once writes stopped;")) << stats;
+  EXPECT_NE(std::string::npos, stats.find("(1 of L0 into L1 once writes stopped, 0 once scans"))
+      << stats;
 
   for (int i = 0; i < kKeys; i++) {
     ASSERT_EQ(i % 2 == 0 ? Value(i + kKeys) : Value(i), Get(Key(i))) << i;

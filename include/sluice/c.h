@@ -213,6 +213,7 @@ enum { sluice_compaction_pri_round_robin = 0, sluice_compaction_pri_min_overlapp
 void sluice_options_set_compaction_pri(sluice_options_t* options, int v);
 void sluice_options_set_max_open_files(sluice_options_t* options, int v);
 void sluice_options_set_allow_mmap_reads(sluice_options_t* options, unsigned char v);
+void sluice_options_set_level0_scan_compaction(sluice_options_t* options, unsigned char v);
 void sluice_options_set_max_key_size(sluice_options_t* options, size_t v);
 void sluice_options_set_max_value_size(sluice_options_t* options, size_t v);
 void sluice_options_set_create_missing_column_families(sluice_options_t* options, unsigned char v);

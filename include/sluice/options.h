@@ -212,6 +212,15 @@ struct ColumnFamilyOptions {
   // while more flushes come, and every read pays for each L0 file (a filter probe per Get, a
   // block per iterator seek). 0: never (L0 then waits for the trigger).
   int level0_idle_compaction_ms = 1000;
+  // While scans dominate writes, level 0 (2 files or more) is compacted into level 1 even
+  // below level0_file_num_compaction_trigger once the scans have paid for its files about as
+  // much as the compaction costs: every iterator seek reads a block of each L0 file, and a
+  // Get's filter spares it that, a seek's cannot. Counted: each iterator (or DB::Scan) adds
+  // the number of L0 files it merges; due when that count, since L0 or L1 last changed,
+  // reaches (L0 bytes + L1 bytes) / 1 KiB, and at least 65,536, with no more writes than
+  // scans meanwhile (one L0 seek costs about what compacting 1 KiB does; the floor covers a
+  // compaction's fixed costs; measured in docs/benchmarks.md, "At scale").
+  bool level0_scan_compaction = true;
   // Target size of compaction output files.
   uint64_t target_file_size_base = 64ull << 20;
   // Maximum bytes of level 1; each deeper level may hold max_bytes_for_level_multiplier times

@@ -518,6 +518,9 @@ void sluice_options_set_compaction_pri(sluice_options_t* o, int v) {
   o->rep.compaction_pri = static_cast<sluice::CompactionPri>(v);  // checked by sluice_open
 }
 void sluice_options_set_max_open_files(sluice_options_t* o, int v) { o->rep.max_open_files = v; }
+void sluice_options_set_level0_scan_compaction(sluice_options_t* o, unsigned char v) {
+  o->rep.level0_scan_compaction = v;
+}
 void sluice_options_set_allow_mmap_reads(sluice_options_t* o, unsigned char v) {
   o->rep.allow_mmap_reads = v;
 }

@@ -24,6 +24,7 @@
 #include "memory/memory_component_factory.h"
 #include "sluice/db.h"
 #include "sluice/options.h"
+#include "util/sharded_counter.h"
 
 namespace sluice {
 
@@ -63,6 +64,13 @@ struct ColumnFamilyData {
   std::atomic<bool> dropped{false};
   // Its components replace versions in place (FloDB); counted in the DB while it lives.
   bool replaces_in_place = false;
+  // L0 files merged by its iterators (Options::level0_scan_compaction; relaxed, a statistic).
+  ShardedCounter level0_scan_charges;
+  // Where the scan charges and writes (the last sequence number) stood when its L0 or L1 last
+  // changed, and the numbers of the L0 and L1 files then (the DB mutex guards these three).
+  uint64_t scan_charges_base = 0;
+  uint64_t scan_writes_base = 0;
+  std::vector<uint64_t> scan_files;
   ColumnFamilyHandleImpl handle;
 };
 

@@ -6,12 +6,12 @@
 // component first, so L0 files are created in sequence order), else a compaction if fewer than
 // max_background_jobs - 1 are running (one thread always stays free for flushes), else, if
 // nothing else runs and no write has been applied for level0_idle_compaction_ms, an L0 -> L1
-// compaction of whatever L0 holds; else, if files became obsolete since the last look (an
-// iterator or a retired SuperVersion released them), delete them; else wait (at most
-// kBackgroundRecheck, or until such a compaction may come).
-// The work itself runs without mutex_ (a compaction's merge possibly split into key ranges on
-// threads of their own, db/compaction_job.h); results are installed under it (LogAndApply,
-// then a new SuperVersion).
+// compaction of whatever L0 holds (or, with writes, once scans have paid for the L0 files they
+// merge as much as that compaction costs: level0_scan_compaction); else, if files became obsolete
+// since the last look (an iterator or a retired SuperVersion released them), delete them; else wait
+// (at most kBackgroundRecheck, or until such a compaction may come). The work itself runs without
+// mutex_ (a compaction's merge possibly split into key ranges on threads of their own,
+// db/compaction_job.h); results are installed under it (LogAndApply, then a new SuperVersion).
 
 #include <fmt/format.h>
 
@@ -176,7 +176,12 @@ void DBImpl::BackgroundLoop() {
     }
     if (c == nullptr && compactions_running_ == 0 && manual_compactions_ == 0) {
       c = PickIdleCompaction(&cfd, &recheck_micros);
-      if (c != nullptr) DBStats::Add(&stats_.idle_compactions, 1);
+      if (c != nullptr) {
+        DBStats::Add(&stats_.idle_compactions, 1);
+      } else {
+        c = PickScanCompaction(&cfd);
+        if (c != nullptr) DBStats::Add(&stats_.scan_compactions, 1);
+      }
     }
     if (c != nullptr) {
       compactions_running_++;
@@ -245,6 +250,52 @@ std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(ColumnFamilyData** cfd,
     }
     Log(info_log_.get(), "writes idle for {} ms: compacting {} L0 files of family {} into L1",
         idle_for / 1000, v->NumFiles(0), f->name);
+    *cfd = f;
+    return c;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<Compaction> DBImpl::PickScanCompaction(ColumnFamilyData** cfd) {
+  const SequenceNumber last = oracle_.LastSequence();
+  for (ColumnFamilyData* f : LiveFamilies()) {
+    if (!f->options.level0_scan_compaction) continue;
+    std::shared_ptr<const Version> v = f->versions->current;
+    std::vector<uint64_t> files;
+    for (int level = 0; level <= 1 && level < v->num_levels(); level++) {
+      for (const auto& file : v->files(level)) files.push_back(file->number);
+    }
+    const uint64_t charges = f->level0_scan_charges.Get();
+    if (files != f->scan_files) {
+      // L0 or L1 changed: the charges so far paid for other files. Count afresh.
+      f->scan_files = std::move(files);
+      f->scan_charges_base = charges;
+      f->scan_writes_base = last;
+      continue;
+    }
+    const int l0_files = v->NumFiles(0);
+    // A pending flush adds an L0 file: let it land first.
+    if (l0_files < 2 || !CurrentSuperVersion(f)->imms.empty()) continue;
+    const uint64_t paid = charges - f->scan_charges_base;
+    const uint64_t writes = last - f->scan_writes_base;
+    // Rent or buy: compact once the scans have paid what the compaction costs (an L0 seek, a
+    // block read and its share of the merge, costs about what compacting 1 KiB does), so they
+    // never pay more than twice the optimum. The floor covers a compaction's fixed costs (a
+    // new version, tables opened, blocks cached again), and keeps a few iterators over a
+    // small database from starting one.
+    constexpr uint64_t kMinScanCharges = 65536;
+    const uint64_t cost =
+        std::max(kMinScanCharges, (v->NumLevelBytes(0) + v->NumLevelBytes(1)) / 1024);
+    // Scans outnumber writes: each charge is one L0 file of one iterator, so paid / l0_files
+    // is at least the number of iterators (the L0 count may have grown meanwhile).
+    if (paid < cost || writes > paid / static_cast<uint64_t>(l0_files)) continue;
+    bool busy = false;
+    std::unique_ptr<Compaction> c = f->versions->picker.PickRange(v, 0, nullptr, nullptr, &busy);
+    if (c == nullptr) continue;  // files in use: look again later
+    Log(info_log_.get(),
+        "scans paid {} L0 file seeks (cost {} KiB) against {} writes: compacting {} L0 files of "
+        "family {} into L1",
+        paid, cost, writes, l0_files, f->name);
     *cfd = f;
     return c;
   }

@@ -341,6 +341,15 @@ class DBImpl final : public DB {
   // to wait for).
   std::unique_ptr<Compaction> PickIdleCompaction(ColumnFamilyData** cfd, uint64_t* recheck_micros)
       REQUIRES(mutex_);
+  // The L0 -> L1 compaction that scans have paid for (Options::level0_scan_compaction) in some
+  // family (*cfd), or nullptr.
+  std::unique_ptr<Compaction> PickScanCompaction(ColumnFamilyData** cfd) REQUIRES(mutex_);
+  // Charges an iterator over v to its family's L0 scan count (REQUIRES: in an epoch section).
+  static void ChargeLevel0Scan(ColumnFamilyData* cfd, const Version& v) {
+    if (cfd->options.level0_scan_compaction && v.NumFiles(0) >= 2) {
+      cfd->level0_scan_charges.Add(static_cast<uint64_t>(v.NumFiles(0)));
+    }
+  }
   // The family whose oldest immutable component should be flushed next (the one holding the
   // oldest WAL file; families whose flush is held, ComponentsToFlush 0, skipped), or nullptr.
   ColumnFamilyData* PickFlush() const REQUIRES(mutex_);

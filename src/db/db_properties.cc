@@ -184,6 +184,7 @@ nlohmann::ordered_json DBImpl::StatsJson(ColumnFamilyData* cfd) {
   j["levels"] = std::move(levels);
   j["compactions"] = {{"count", compactions},
                       {"idle_level0", DBStats::Get(stats_.idle_compactions)},
+                      {"scan_level0", DBStats::Get(stats_.scan_compactions)},
                       {"split", DBStats::Get(stats_.split_compactions)},
                       {"split_ranges", DBStats::Get(stats_.split_compaction_ranges)}};
 
@@ -270,9 +271,10 @@ std::string DBImpl::StatsString(ColumnFamilyData* cfd) {
                    u64(f["merged_components"]));
   const auto& c = j["compactions"];
   r += fmt::format(
-      "Compactions: {} ({} of L0 into L1 once writes stopped; {} split into {} key ranges merged "
-      "in parallel)\n",
-      u64(c["count"]), u64(c["idle_level0"]), u64(c["split"]), u64(c["split_ranges"]));
+      "Compactions: {} ({} of L0 into L1 once writes stopped, {} once scans paid for it; {} split "
+      "into {} key ranges merged in parallel)\n",
+      u64(c["count"]), u64(c["idle_level0"]), u64(c["scan_level0"]), u64(c["split"]),
+      u64(c["split_ranges"]));
   r += fmt::format("Write amplification: {:.2f} (WAL + flush + compaction bytes / user bytes)\n",
                    j["write_amplification"].get<double>());
   const auto& st = j["stalls"];

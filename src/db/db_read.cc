@@ -301,6 +301,7 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options,
     if (registration != nullptr) snapshots_.Release(registration);
     return std::make_unique<ErrorIterator>(s);
   }
+  ChargeLevel0Scan(cfd, *sv->version);
   std::unique_ptr<Iterator> it =
       NewDBIterator(NewMergingIterator(DefaultInternalKeyComparator(),
                                        NewInternalIterators(sv, options, 0, nullptr, nullptr)),
@@ -377,6 +378,7 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, ColumnFamilyHandle* fami
       std::unique_ptr<RangeDelCheck> range_dels;
       Status s = NewRangeDelCheck(sv, seq, &range_dels);
       if (!s.ok()) return s;
+      ChargeLevel0Scan(cfd, *sv->version);
       it = NewDBIterator(
           NewMergingIterator(DefaultInternalKeyComparator(),
                              NewInternalIterators(sv, options, seq, &newer_key, &newer_seen)),

@@ -44,6 +44,7 @@ struct DBStats {
   std::atomic<uint64_t> memtable_waits{0};
   std::atomic<uint64_t> memtable_wait_micros{0};
   std::atomic<uint64_t> idle_compactions{0};  // L0 -> L1 compactions started because writes stopped
+  std::atomic<uint64_t> scan_compactions{0};  // L0 -> L1 compactions started because scans paid
   std::atomic<uint64_t> split_compactions{0};  // compactions merged as more than one key range
   std::atomic<uint64_t> split_compaction_ranges{0};  // the ranges those were split into
   std::atomic<uint64_t> recovered_torn_bytes{0};

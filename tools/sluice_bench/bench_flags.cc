@@ -135,6 +135,7 @@ BenchFlags DefaultBenchFlags() {
   e.prefix_length = defaults.prefix_length;
   e.bucket_count = defaults.bucket_count;
   e.level0_idle_compaction_ms = defaults.level0_idle_compaction_ms;
+  e.level0_scan_compaction = defaults.level0_scan_compaction;
   e.level0_backlog_flush_merge = defaults.level0_backlog_flush_merge;
   e.level0_compression = FromSluice(defaults.level0_compression);
   e.sync = false;
@@ -312,6 +313,8 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--level0_idle_compaction_ms", e.level0_idle_compaction_ms,
                  "sluice: compact L0 into L1 once writes stopped this long (0: never)")
       ->check(CLI::Range(0, 86400000));
+  app.add_option("--level0_scan_compaction", e.level0_scan_compaction,
+                 "sluice: compact L0 into L1 once scans paid for its files (1, the default, or 0)");
   app.add_option("--level0_backlog_flush_merge", e.level0_backlog_flush_merge,
                  "sluice: memory components one flush merges into one L0 file while L0 is in a "
                  "deep backlog, twice its compaction trigger (1: never merge)")

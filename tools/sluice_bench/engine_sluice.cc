@@ -145,6 +145,7 @@ class SluiceEngine final : public KVEngine {
     options_.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
     options_.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
     options_.level0_idle_compaction_ms = o.level0_idle_compaction_ms;
+    options_.level0_scan_compaction = o.level0_scan_compaction;
     options_.level0_backlog_flush_merge = o.level0_backlog_flush_merge;
     options_.soft_pending_compaction_bytes_limit = o.soft_pending_compaction_bytes_limit;
     options_.hard_pending_compaction_bytes_limit = o.hard_pending_compaction_bytes_limit;
@@ -190,6 +191,7 @@ class SluiceEngine final : public KVEngine {
         {"level0_slowdown_writes_trigger", fmt::format("{}", o.level0_slowdown_writes_trigger), ""},
         {"level0_stop_writes_trigger", fmt::format("{}", o.level0_stop_writes_trigger), ""},
         {"level0_idle_compaction_ms", fmt::format("{}", o.level0_idle_compaction_ms), ""},
+        {"level0_scan_compaction", o.level0_scan_compaction ? "true" : "false", ""},
         {"level0_backlog_flush_merge", fmt::format("{}", o.level0_backlog_flush_merge), ""},
         {"soft_pending_compaction_bytes_limit",
          fmt::format("{}", o.soft_pending_compaction_bytes_limit), ""},

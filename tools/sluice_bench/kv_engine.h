@@ -88,6 +88,9 @@ struct EngineOptions {
   // sluice's Options::level0_idle_compaction_ms (0: never); RocksDB and LevelDB have no such
   // policy (LevelDB's seek-triggered compaction is always on, RocksDB has none).
   int level0_idle_compaction_ms = 0;
+  // sluice's Options::level0_scan_compaction (set from sluice's default); the others have no
+  // such policy (LevelDB's seek compaction comes nearest).
+  bool level0_scan_compaction = false;
   // sluice's Options::level0_backlog_flush_merge (1: every component its own L0 file; set from
   // sluice's default); the other engines flush each memtable alone (RocksDB's
   // min_write_buffer_number_to_merge 1).

@@ -29,6 +29,8 @@ std::vector<OptionRow> SluiceOnlyOptionRows(const EngineOptions& r, std::string_
       row("bucket_count", r.bucket_count != d.bucket_count, "hash components"),
       row("level0_idle_compaction_ms", r.level0_idle_compaction_ms != d.level0_idle_compaction_ms,
           "compaction policy"),
+      row("level0_scan_compaction", r.level0_scan_compaction != d.level0_scan_compaction,
+          "compaction policy"),
       row("level0_backlog_flush_merge",
           r.level0_backlog_flush_merge != d.level0_backlog_flush_merge, "flush policy"),
       // Their L0 files are compressed like every other level.

@@ -87,7 +87,7 @@ class DB:
     flodb_drain_threads, flodb_scan_max_restarts, block_size, block_restart_interval,
     block_cache_size, bloom_bits_per_key, compression
     ("none", "snappy", "zstd", "lz4"), max_open_files, allow_mmap_reads, max_background_jobs,
-    max_subcompactions, num_levels,
+    max_subcompactions, num_levels, level0_idle_compaction_ms, level0_scan_compaction,
     level0_file_num_compaction_trigger, level0_slowdown_writes_trigger,
     level0_stop_writes_trigger, target_file_size_base, max_bytes_for_level_base,
     max_bytes_for_level_multiplier, max_key_size, max_value_size; read defaults

@@ -171,6 +171,7 @@ const std::map<std::string, Setter>& Setters() {
       {"hard_pending_compaction_bytes_limit", Opt(&O::hard_pending_compaction_bytes_limit)},
       {"delayed_write_rate", Opt(&O::delayed_write_rate)},
       {"level0_idle_compaction_ms", Opt(&O::level0_idle_compaction_ms)},
+      {"level0_scan_compaction", Opt(&O::level0_scan_compaction)},
       {"level0_backlog_flush_merge", Opt(&O::level0_backlog_flush_merge)},
       {"target_file_size_base", Opt(&O::target_file_size_base)},
       {"max_bytes_for_level_base", Opt(&O::max_bytes_for_level_base)},

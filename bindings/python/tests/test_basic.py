@@ -256,6 +256,7 @@ def test_every_option_is_accepted(path):
         hard_pending_compaction_bytes_limit=4 << 30,
         delayed_write_rate=8 << 20,
         level0_idle_compaction_ms=500,
+        level0_scan_compaction=False,
         level0_backlog_flush_merge=1,
         target_file_size_base=1 << 20,
         max_bytes_for_level_base=4 << 20,
