@@ -286,8 +286,9 @@ std::unique_ptr<Compaction> DBImpl::PickScanCompaction(ColumnFamilyData** cfd) {
     constexpr uint64_t kMinScanCharges = 65536;
     const uint64_t cost =
         std::max(kMinScanCharges, (v->NumLevelBytes(0) + v->NumLevelBytes(1)) / 1024);
-    // Scans outnumber writes: each charge is one L0 file of one iterator, so paid / l0_files
-    // is at least the number of iterators (the L0 count may have grown meanwhile).
+    // Scans outnumber writes: each charge is one L0 file of one iterator and L0 is the same
+    // since the count started, so paid / l0_files is the number of iterators. Writes to other
+    // families count too (sequence numbers are the DB's): that only holds the compaction back.
     if (paid < cost || writes > paid / static_cast<uint64_t>(l0_files)) continue;
     bool busy = false;
     std::unique_ptr<Compaction> c = f->versions->picker.PickRange(v, 0, nullptr, nullptr, &busy);
