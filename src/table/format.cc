@@ -84,8 +84,9 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   }
   const size_t n = static_cast<size_t>(handle.size);
   // Not zeroed: the read fills it. A file that returns views of its own memory needs none.
+  const bool views = file->ReturnsViews();
   std::unique_ptr<char[]> buf;
-  if (!file->ReturnsViews()) buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
+  if (!views) buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
   Slice got;
   Status s = file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
   if (!s.ok()) return s;
@@ -109,7 +110,7 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   if (static_cast<CompressionType>(type) == CompressionType::kNone) {
     // A file that returns views keeps the bytes; another may also have returned a view of its
     // own memory instead of filling buf (copied: nothing promises it stays valid).
-    if (file->ReturnsViews()) {
+    if (views) {
       *result = BlockContents::ViewOf(Slice(data, n));
     } else {
       *result =
