@@ -144,6 +144,9 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
   const uint64_t hash = Membuffer::HashKey(key);
   mbf_->PrefetchBucket(key, hash);  // arrives while the entry is made
   MembufferEntry* entry = mbf_->NewEntry(hash, seq, type, key, value);
+  // Then the key's old entry, if any, arrives while this thread enters writers_ and locks
+  // the bucket.
+  mbf_->PrefetchEntryFor(key, hash);
   entry->keep_older = keep_older;
   Membuffer::AddResult result;
   // relaxed: see for_scans_.

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "util/coding.h"
+#include "util/thread_slot.h"
 
 namespace sluice {
 
@@ -43,9 +44,12 @@ Membuffer::Membuffer(size_t capacity, int partition_bits, int slots_per_bucket, 
       bucket_memory_(AllocateHugePageBuffer(partitions_ * buckets_per_partition_ * sizeof(Bucket))),
       buckets_(reinterpret_cast<Bucket*>(bucket_memory_.get())),
       table_bytes_(partitions_ * buckets_per_partition_ * sizeof(Bucket) + sizeof(*this) +
-                   partitions_ * sizeof(PartitionStats)),
+                   partitions_ * sizeof(PartitionStats) + kPendingSlots * sizeof(PendingBytes)),
       budget_(capacity),
       stats_(new PartitionStats[partitions_]),
+      pending_limit_(
+          static_cast<int64_t>(std::min<size_t>((capacity >> partition_bits) >> 10, 16 << 10))),
+      pending_(new PendingBytes[kPendingSlots]),
       own_pool_(pool == nullptr ? std::make_unique<EpochPool>(PoolBlockSize(capacity)) : nullptr),
       pool_(pool != nullptr ? pool : own_pool_.get()) {
   const size_t words = (partitions_ * buckets_per_partition_ + 63) / 64;
@@ -74,6 +78,28 @@ Membuffer::~Membuffer() {
 uint64_t Membuffer::PartitionOf(const Slice& key) const {
   if (partition_bits_ == 0) return 0;
   return KeyPrefix64(key) >> (64 - partition_bits_);  // the key's most significant bits
+}
+
+void Membuffer::AccountInPlace(uint64_t partition, int64_t bytes) {
+  const uint32_t slot = ThreadSlot();
+  if (slot >= kPendingSlots) {
+    stats_[partition].bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return;
+  }
+  PendingBytes& pending = pending_[slot];
+  const uint64_t pending_partition = pending.partition.load(std::memory_order_relaxed);
+  int64_t sum = pending.bytes.load(std::memory_order_relaxed);
+  if (pending_partition != partition) {
+    if (sum != 0) stats_[pending_partition].bytes.fetch_add(sum, std::memory_order_relaxed);
+    pending.partition.store(partition, std::memory_order_relaxed);
+    sum = 0;
+  }
+  sum += bytes;
+  if (sum > pending_limit_ || sum < -pending_limit_) {
+    stats_[partition].bytes.fetch_add(sum, std::memory_order_relaxed);
+    sum = 0;
+  }
+  pending.bytes.store(sum, std::memory_order_relaxed);
 }
 
 size_t Membuffer::EntryBytes() const {

@@ -141,6 +141,20 @@ class Membuffer {
   void PrefetchBucket(const Slice& key, uint64_t hash) const {
     __builtin_prefetch(BucketFor(key, hash), /*rw=*/1);
   }
+  // Starts fetching the entries of the key's bucket whose slot tag is the key's: an in-place
+  // update's second miss (Add compares the old entry's hash and key under the bucket lock),
+  // which then overlaps making the new entry. Call it once the bucket has had time to arrive
+  // (PrefetchBucket). A hint: relaxed loads without the lock; a slot that changes meanwhile
+  // costs one useless prefetch (of memory the caller's epoch section keeps mapped).
+  void PrefetchEntryFor(const Slice& key, uint64_t hash) const {
+    const Bucket* b = BucketFor(key, hash);
+    const uint8_t tag = TagOf(hash);
+    for (int i = 0; i < slots_; i++) {
+      if (b->tags[i].load(std::memory_order_relaxed) != tag) continue;
+      const MembufferEntry* e = b->slots[i].load(std::memory_order_relaxed);
+      if (e != nullptr) __builtin_prefetch(e);
+    }
+  }
   void PrefetchBucketOf(const MembufferEntry* entry) const {
     PrefetchBucket(entry->key(), entry->hash);
   }
@@ -177,7 +191,9 @@ class Membuffer {
  private:
   struct alignas(kCacheLineSize) Bucket {
     std::atomic<uint16_t> lock{0};
-    uint8_t tags[kMaxSlots] = {};    // guarded by lock; meaningful for non-null slots only
+    // Written under the lock; meaningful for non-null slots only. Atomic (relaxed) only for
+    // PrefetchEntryFor's unlocked hint reads.
+    std::atomic<uint8_t> tags[kMaxSlots] = {};
     SequenceNumber max_out_seq = 0;  // guarded by lock
     std::atomic<MembufferEntry*> slots[kMaxSlots];
   };
@@ -242,12 +258,29 @@ class Membuffer {
     if (entries != 0) ps.entries.fetch_add(entries, std::memory_order_relaxed);
     if (bytes != 0) ps.bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
+  // An in-place update changes its partition's bytes by the difference of two charges, and
+  // nothing else. Each of the first kPendingSlots thread slots gathers those differences for
+  // one partition at a time and adds them to the partition's counter once they pass
+  // pending_limit_ or the thread moves to another partition: writers that update keys in place
+  // no longer take the counter's cache line from each other on every write (it was the
+  // hottest instruction of two writers on two cores). Owner-only state, relaxed loads and
+  // stores (a slot's hand-over orders its owners, util/thread_slot.h). So the bytes counters
+  // may be off by kPendingSlots * pending_limit_ (EntryBytes clamps at zero): they keep a
+  // budget, where that is noise, and never a count (entries stay exact).
+  static constexpr uint32_t kPendingSlots = 16;
+  struct alignas(kCacheLineSize) PendingBytes {
+    std::atomic<uint64_t> partition{0};
+    std::atomic<int64_t> bytes{0};
+  };
+  void AccountInPlace(uint64_t partition, int64_t bytes);
 
   // The floor, and kRaisePending while a raise is announced (sequence numbers stay below it).
   static constexpr uint64_t kRaisePending = uint64_t{1} << 63;
   std::atomic<uint64_t> floor_{0};
   std::atomic<size_t> budget_;
   std::unique_ptr<PartitionStats[]> stats_;
+  const int64_t pending_limit_;  // 1/1024 of a partition's share of the capacity, <= 16 KiB
+  std::unique_ptr<PendingBytes[]> pending_;    // kPendingSlots
   const std::unique_ptr<EpochPool> own_pool_;  // null when given a pool
   EpochPool* const pool_;
 };
@@ -269,7 +302,9 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
       if (free_slot < 0) free_slot = i;
       continue;
     }
-    if (b->tags[i] != tag || e->hash != fresh->hash || e->key() != fresh->key()) continue;
+    if (b->tags[i].load(std::memory_order_relaxed) != tag || e->hash != fresh->hash ||
+        e->key() != fresh->key())
+      continue;
     if (seq <= e->sequence()) {
       Unlock(b);
       return AddResult::kOlder;
@@ -296,8 +331,8 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
         must_keep(*e, *fresh)) {
       push_down(*e);
     }
-    Account(partition, 0,
-            static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
+    AccountInPlace(partition,
+                   static_cast<int64_t>(fresh->Charge()) - static_cast<int64_t>(e->Charge()));
     // release: readers that acquire the slot see the whole entry.
     b->slots[i].store(fresh, std::memory_order_release);
     MarkOccupied(b);
@@ -321,7 +356,7 @@ Membuffer::AddResult Membuffer::Add(MembufferEntry* fresh, MustKeep&& must_keep,
     return bucket_full ? AddResult::kBucketFull : AddResult::kFull;
   }
   Account(partition, 1, static_cast<int64_t>(fresh->Charge()));
-  b->tags[free_slot] = tag;
+  b->tags[free_slot].store(tag, std::memory_order_relaxed);
   b->slots[free_slot].store(fresh, std::memory_order_release);
   MarkOccupied(b);
   Unlock(b);

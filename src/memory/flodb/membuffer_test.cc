@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -236,6 +237,45 @@ TEST(Membuffer, PartitionsFollowTheLeadingBitsOfTheKey) {
   std::set<uint64_t> partitions;
   for (int i = 0; i < 1000; i++) partitions.insert(m.PartitionOf("0000" + std::to_string(i)));
   EXPECT_EQ(1u, partitions.size());
+}
+
+// In-place updates change a partition's bytes through the updating thread's pending sum
+// (Membuffer::AccountInPlace): the counters lag by at most the pending limit (16 KiB here) while
+// a thread stays in one partition, and catch up exactly once it moves to another.
+TEST(Membuffer, InPlaceUpdatesAreCountedWithABoundedLag) {
+  Membuffer m(64 << 20, 2, 6);  // four partitions, 16 MiB each: a 16 KiB pending limit
+  Recorder r;
+  MembufferEntry* displaced;
+  const std::string a("\x10key", 4), b("\x90key", 4);  // partitions 0 and 2
+  ASSERT_EQ(0u, m.PartitionOf(a));
+  ASSERT_EQ(2u, m.PartitionOf(b));
+  SequenceNumber seq = 1;
+  int64_t exact = 0;
+  for (const std::string& key : {a, b}) {
+    MembufferEntry* e = Entry(&m, key, seq++, "");
+    exact += static_cast<int64_t>(e->Charge());
+    ASSERT_EQ(Membuffer::AddResult::kAdded, Add(&m, e, &r, &displaced));
+  }
+  ASSERT_EQ(exact, static_cast<int64_t>(m.EntryBytes()));
+  int64_t charge_a = exact / 2;  // both entries are charged alike
+  // Key a grows by 7 bytes per update, 3,000 times (+21,000 bytes): more than the limit, so
+  // part of it reaches the counter on the way, and the lag never passes the limit.
+  for (int i = 1; i <= 3000; i++) {
+    MembufferEntry* e = Entry(&m, a, seq++, std::string(static_cast<size_t>(7 * i), 'v'));
+    exact += static_cast<int64_t>(e->Charge()) - charge_a;
+    charge_a = static_cast<int64_t>(e->Charge());
+    ASSERT_EQ(Membuffer::AddResult::kReplaced, Add(&m, e, &r, &displaced));
+    m.FreeEntry(displaced);
+    const int64_t counted = static_cast<int64_t>(m.EntryBytes());
+    ASSERT_LE(std::abs(exact - counted), 16 << 10) << "update " << i;
+  }
+  EXPECT_NE(exact, static_cast<int64_t>(m.EntryBytes()));  // some of it is pending
+  // One update in another partition hands partition 0 what was pending: exact again.
+  MembufferEntry* e = Entry(&m, b, seq++, "");
+  ASSERT_EQ(Membuffer::AddResult::kReplaced, Add(&m, e, &r, &displaced));
+  m.FreeEntry(displaced);
+  EXPECT_EQ(exact, static_cast<int64_t>(m.EntryBytes()));
+  EXPECT_EQ(exact - static_cast<int64_t>(e->Charge()), m.PartitionBytes(0));
 }
 
 TEST(Membuffer, ChunksDrainEverythingEventually) {
