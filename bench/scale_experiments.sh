@@ -4,12 +4,18 @@
 #
 #   bench/scale_experiments.sh [--quick]
 #
-# 1. ycsb       for each record count N of RECORDS: ycsb_load of N records, waitforcompaction,
-#               then YCSB workloads A, B, C, F, D, waitforcompaction, E (YCSB's order; E runs on
-#               D's database without a reload, so its inserts rewrite keys D inserted),
-#               OPERATIONS operations each on THREADS threads. Records are FIELDCOUNT fields of
-#               FIELDLENGTH bytes (10 x 10: 100-byte records, as db_bench's values; YCSB's
-#               default is 10 x 100).
+# 1. ycsb       for each record count N of RECORDS: ycsb_load of N records, flush,
+#               waitforcompaction, once, into YCSB_SEED_DIR-N (the load's output is kept as
+#               records<N>-load.{txt,json}); then each repetition starts from a copy of those
+#               databases (bench/run.sh's SEED_DB, --use_existing_db) and runs YCSB workloads
+#               A, B, C, F, D, waitforcompaction, E (YCSB's order; E runs on D's database
+#               without a reload, so its inserts rewrite keys D inserted), OPERATIONS (2M)
+#               operations each on THREADS threads. The flush leaves no log to recover at open,
+#               so A does not start with a flush and the compaction it triggers; 2M operations
+#               give each workload a window that holds its share of the flushes and compactions
+#               (with 500K, B and D last about a second, and one flush moves a round by a third).
+#               Records are FIELDCOUNT fields of FIELDLENGTH bytes (10 x 10: 100-byte records,
+#               as db_bench's values; YCSB's default is 10 x 100).
 # 2. sustained  fillrandom for SUSTAINED_SECONDS (600) over a key space of SUSTAINED_KEYS,
 #               throughput every 10 s (--stats_interval_seconds), then the write amplification
 #               and the directory's size after close (the Disk line); plot_sustained.py draws
@@ -25,7 +31,9 @@
 #
 # Environment: SLUICE_BENCH (default build/release/tools/sluice_bench), REPEATS, RECORDS
 # ("20000000 50000000"), OPERATIONS, THREADS, FIELDCOUNT, FIELDLENGTH, SUSTAINED_SECONDS,
-# SUSTAINED_KEYS, SPACE_NUM, EXPERIMENTS ("ycsb sustained space"), ENGINES
+# SUSTAINED_KEYS, SPACE_NUM, YCSB_SEED_DIR (/tmp/sluice-ycsb-seed; removed after each record
+# count; 20M records take about 2.5 GB for the three engines, and a copy per repetition),
+# EXPERIMENTS ("ycsb sustained space"), ENGINES
 # ("sluice,rocksdb,leveldb"; e.g. sluice,rocksdb for the sustained fill's medians in 20 minutes
 # a round instead of 30).
 set -euo pipefail
@@ -37,7 +45,7 @@ if [ "$quick" = 1 ]; then
   : "${SUSTAINED_KEYS:=2000000}" "${SPACE_NUM:=200000}"
 else
   prefix="$date-scale"
-  : "${REPEATS:=1}" "${RECORDS:=20000000 50000000}" "${OPERATIONS:=1000000}"
+  : "${REPEATS:=1}" "${RECORDS:=20000000 50000000}" "${OPERATIONS:=2000000}"
   : "${SUSTAINED_SECONDS:=600}" "${SUSTAINED_KEYS:=1000000000}" "${SPACE_NUM:=20000000}"
 fi
 : "${THREADS:=2}" "${FIELDCOUNT:=10}" "${FIELDLENGTH:=10}" "${EXPERIMENTS:=ycsb sustained space}"
@@ -49,10 +57,22 @@ for experiment in $EXPERIMENTS; do
   case $experiment in
     ycsb)
       for n in $RECORDS; do
-        point ycsb "records$n" --engine=$engines --num="$n" --threads="$THREADS" \
-          --ycsb_operationcount="$OPERATIONS" --ycsb_fieldcount="$FIELDCOUNT" \
-          --ycsb_fieldlength="$FIELDLENGTH" \
-          --benchmarks=ycsb_load,waitforcompaction,ycsb_a,ycsb_b,ycsb_c,ycsb_f,ycsb_d,waitforcompaction,ycsb_e
+        seed="${YCSB_SEED_DIR:-/tmp/sluice-ycsb-seed}-$n"
+        out="bench/results/$prefix-ycsb"
+        rm -rf "$seed"
+        mkdir -p "$out"
+        echo
+        echo "=== ycsb / records$n: loading once into $seed ==="
+        # LevelDB has no flush call (its line says so); its log is recovered at each open.
+        "$SLUICE_BENCH" --engine=$engines --db="$seed" --num="$n" --threads="$THREADS" \
+          --ycsb_fieldcount="$FIELDCOUNT" --ycsb_fieldlength="$FIELDLENGTH" \
+          --benchmarks=ycsb_load,flush,waitforcompaction --json="$out/records$n-load.json" |
+          tee "$out/records$n-load.txt"
+        SEED_DB="$seed" point ycsb "records$n" --engine=$engines --use_existing_db --num="$n" \
+          --threads="$THREADS" --ycsb_operationcount="$OPERATIONS" \
+          --ycsb_fieldcount="$FIELDCOUNT" --ycsb_fieldlength="$FIELDLENGTH" \
+          --benchmarks=ycsb_a,ycsb_b,ycsb_c,ycsb_f,ycsb_d,waitforcompaction,ycsb_e
+        rm -rf "$seed"
       done
       ;;
     sustained)
