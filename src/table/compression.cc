@@ -28,7 +28,7 @@ Status SnappyUncompress(const Slice& data, BlockContents* out) {
     return Status::Corruption("bad snappy block header");
   }
   if (n > kMaxUncompressedBlockSize) return TooLarge("snappy", n);
-  auto buf = std::make_unique_for_overwrite<char[]>(n);  // not zeroed: the codec fills it
+  BlockBuffer buf = NewBlockBuffer(n);  // not zeroed: the codec fills it
   if (!snappy::RawUncompress(data.data(), data.size(), buf.get())) {
     return Status::Corruption("bad snappy block");
   }
@@ -44,7 +44,7 @@ Status ZstdUncompress(const Slice& data, BlockContents* out) {
   }
   if (n > kMaxUncompressedBlockSize) return TooLarge("zstd", n);
   const auto size = static_cast<size_t>(n);
-  auto buf = std::make_unique_for_overwrite<char[]>(size);
+  BlockBuffer buf = NewBlockBuffer(size);
   const size_t r = ZSTD_decompress(buf.get(), size, data.data(), data.size());
   if (ZSTD_isError(r) || r != n) {
     return Status::Corruption(
@@ -62,7 +62,7 @@ Status Lz4Uncompress(const Slice& data, BlockContents* out) {
   if (input.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
     return Status::Corruption("lz4 block too large");
   }
-  auto buf = std::make_unique_for_overwrite<char[]>(n);
+  BlockBuffer buf = NewBlockBuffer(n);
   const int r = LZ4_decompress_safe(input.data(), buf.get(), static_cast<int>(input.size()),
                                     static_cast<int>(n));
   if (r < 0 || static_cast<uint32_t>(r) != n) return Status::Corruption("bad lz4 block");

@@ -58,11 +58,11 @@ Status Footer::DecodeFrom(const Slice& input, const std::string& fname) {
 }
 
 BlockContents::BlockContents(const Slice& bytes)
-    : heap(std::make_unique_for_overwrite<char[]>(bytes.size())), data(heap.get(), bytes.size()) {
+    : heap(NewBlockBuffer(bytes.size())), data(heap.get(), bytes.size()) {
   std::memcpy(heap.get(), bytes.data(), bytes.size());
 }
 
-BlockContents::BlockContents(std::unique_ptr<char[]> bytes, size_t size)
+BlockContents::BlockContents(BlockBuffer bytes, size_t size)
     : heap(std::move(bytes)), data(heap.get(), size) {}
 
 uint32_t BlockChecksum(const Slice& stored, uint8_t type) {
@@ -85,8 +85,8 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   const size_t n = static_cast<size_t>(handle.size);
   // Not zeroed: the read fills it. A file that returns views of its own memory needs none.
   const bool views = file->ReturnsViews();
-  std::unique_ptr<char[]> buf;
-  if (!views) buf = std::make_unique_for_overwrite<char[]>(n + kBlockTrailerSize);
+  BlockBuffer buf;
+  if (!views) buf = NewBlockBuffer(n + kBlockTrailerSize);
   Slice got;
   Status s = file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
   if (!s.ok()) return s;

@@ -21,6 +21,7 @@
 #include "sluice/env.h"
 #include "sluice/slice.h"
 #include "sluice/status.h"
+#include "util/block_buffer.h"
 
 namespace sluice {
 
@@ -86,8 +87,8 @@ struct BlockContents {
   BlockContents() = default;
   // A heap copy of bytes.
   explicit BlockContents(const Slice& bytes);
-  // Takes size bytes of heap memory.
-  BlockContents(std::unique_ptr<char[]> bytes, size_t size);
+  // Takes the first size bytes of a block buffer.
+  BlockContents(BlockBuffer bytes, size_t size);
   // A view of bytes owned by the file they were read from.
   static BlockContents ViewOf(const Slice& bytes) {
     BlockContents c;
@@ -96,7 +97,7 @@ struct BlockContents {
   }
   bool is_view() const { return heap == nullptr && !data.empty(); }
 
-  std::unique_ptr<char[]> heap;
+  BlockBuffer heap;
   Slice data;  // [heap, heap + size), or the view
 };
 
