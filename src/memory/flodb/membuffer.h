@@ -4,14 +4,15 @@
 // Layout (CLHT-style): cache-line (64-byte) buckets, each with a spinlock, a one-byte tag of
 // each slot's key hash, the largest sequence number that ever left the bucket (max_out_seq),
 // and up to six entry slots. The tags let a writer pass over other keys' entries without
-// loading them (a cache miss each); they are read and written only under the bucket lock, so
-// readers, which do not lock, ignore them. Buckets per partition are a power of two. Writers
-// take the bucket's lock for the few instructions of an update; readers never lock (they load
-// slots with acquire and read immutable entries). A bucket with no free slot makes an add fail
-// (the write then goes to the sorted level). Buckets are grouped into 2^partition_bits partitions
-// by the most significant bits of the key, so that one partition's entries, drained and
-// sorted together, land in one neighbourhood of the skiplist. The buckets sit on huge pages
-// where the kernel offers them (util/huge_pages.h): adds and drains touch them at random.
+// loading them (a cache miss each); they are written only under the bucket lock, so readers,
+// which do not lock, ignore them (a writer reads them unlocked only to prefetch). Buckets per
+// partition are a power of two. Writers take the bucket's lock for the few instructions of an
+// update; readers never lock (they load slots with acquire and read immutable entries). A
+// bucket with no free slot makes an add fail (the write then goes to the sorted level). Buckets
+// are grouped into 2^partition_bits partitions by the most significant bits of the key, so that
+// one partition's entries, drained and sorted together, land in one neighbourhood of the
+// skiplist. The buckets sit on huge pages where the kernel offers them (util/huge_pages.h):
+// adds and drains touch them at random.
 //
 // Invariants (with the sorted level below it, see flodb_component.h):
 //   * One entry per key. An entry is immutable; an update of a key replaces the slot's pointer
@@ -143,9 +144,9 @@ class Membuffer {
   }
   // Starts fetching the entries of the key's bucket whose slot tag is the key's: an in-place
   // update's second miss (Add compares the old entry's hash and key under the bucket lock),
-  // which then overlaps making the new entry. Call it once the bucket has had time to arrive
-  // (PrefetchBucket). A hint: relaxed loads without the lock; a slot that changes meanwhile
-  // costs one useless prefetch (of memory the caller's epoch section keeps mapped).
+  // which then overlaps what the writer does before it locks the bucket. Call it once the
+  // bucket has had time to arrive (PrefetchBucket), or it stalls on the bucket. A hint: relaxed
+  // loads without the lock; a slot that changes meanwhile costs one useless prefetch.
   void PrefetchEntryFor(const Slice& key, uint64_t hash) const {
     const Bucket* b = BucketFor(key, hash);
     const uint8_t tag = TagOf(hash);
