@@ -29,6 +29,7 @@ struct ThreadCache {
 };
 thread_local ThreadCache tls_cache{};
 thread_local bool tls_exited = false;  // the Reaper ran: frees go to the heap from now on
+thread_local bool tls_armed = false;   // the Reaper is registered
 
 char* Pop(size_t c) {
   char* p = tls_cache.heads[c];
@@ -44,7 +45,7 @@ char* Pop(size_t c) {
 // Empties the thread's cache when the thread exits. Registered (constructed) by the thread's
 // first cached free, so threads that never cache a buffer never register one.
 struct Reaper {
-  bool armed = false;
+  void Arm() { tls_armed = true; }
   ~Reaper() {
     tls_exited = true;
     for (size_t c = 0; c < kClasses; c++) {
@@ -69,7 +70,9 @@ BlockBuffer NewBlockBuffer(size_t size) {
 void BlockBufferDeleter::operator()(char* p) const {
   if (Pooled(capacity) && !tls_exited &&
       tls_cache.bytes + capacity <= kBlockBufferThreadCacheBytes) {
-    tls_reaper.armed = true;  // registers the thread's Reaper on first use
+    // The first cached free registers the thread's Reaper (a trivially destructible flag
+    // keeps later frees off the thread_local's initialisation check).
+    if (!tls_armed) tls_reaper.Arm();
     const size_t c = capacity / kGranule;
     std::memcpy(p, &tls_cache.heads[c], sizeof(char*));
     tls_cache.heads[c] = p;
