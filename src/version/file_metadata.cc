@@ -3,13 +3,19 @@
 #include "version/file_metadata.h"
 
 #include <utility>
+#include <vector>
 
 namespace sluice {
 
 std::shared_ptr<FileMetaData> FileRegistry::Make(const FileMetaData& meta) {
   {
     MutexLock l(&mu_);
-    live_[meta.number]++;
+    if (live_[meta.number]++ == 0 && !obsolete_.empty()) {
+      // Live again before anyone took it for deletion (callers should not let a number's count
+      // reach zero while it is still wanted; VersionBuilder::Apply keeps a moved file's object
+      // until its new one exists): it must not be deleted.
+      std::erase(obsolete_, meta.number);
+    }
   }
   // The deleter keeps the registry alive: metadata may outlive the DB object in odd orders of
   // destruction (an iterator destroyed late), and must still be able to report.

@@ -88,7 +88,8 @@ inline bool IsRangeEndBound(const InternalKey& largest) {
 
 class FileRegistry : public std::enable_shared_from_this<FileRegistry> {
  public:
-  // A new metadata object (a copy of `meta`) counted under meta.number.
+  // A new metadata object (a copy of `meta`) counted under meta.number. A number queued as
+  // obsolete and not yet taken that is made again leaves the queue (it is live).
   std::shared_ptr<FileMetaData> Make(const FileMetaData& meta);
 
   // Takes the numbers that became obsolete since the last call.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace sluice {
 
@@ -16,16 +17,24 @@ VersionBuilder::VersionBuilder(const Version& base, FileRegistry* registry)
 }
 
 Status VersionBuilder::Apply(const VersionEdit& edit) {
+  // The objects this edit removes stay alive until its additions exist: a move (a file removed
+  // from one level and added to another by one edit) must never leave its number without a
+  // live object, which would queue the file as obsolete. Replaying a MANIFEST, the builder
+  // holds the only object of each file, so dropping it first would delete a live file.
+  std::vector<std::shared_ptr<FileMetaData>> removed;
   for (const auto& [level, number] : edit.deleted_files_) {
     if (level >= static_cast<int>(levels_.size())) {
       return Status::Corruption(fmt::format("edit removes file {} from level {}", number, level),
                                 "num_levels is smaller than the database's");
     }
     auto& files = levels_[static_cast<size_t>(level)];
-    if (files.erase(number) == 0) {
+    auto it = files.find(number);
+    if (it == files.end()) {
       return Status::Corruption(
           fmt::format("edit removes file {} from level {}, which does not hold it", number, level));
     }
+    removed.push_back(std::move(it->second));
+    files.erase(it);
   }
   for (const auto& [level, meta] : edit.new_files_) {
     if (level >= static_cast<int>(levels_.size())) {

@@ -1,7 +1,9 @@
 // version/version_builder.h — applies a sequence of edits to a base version and produces the
 // resulting version, checking the level invariants (see version.h) on the way: a file added to
 // a level >= 1 that overlaps another file of that level, or the removal of a file that is not
-// there, is Corruption (a MANIFEST inconsistent with itself).
+// there, is Corruption (a MANIFEST inconsistent with itself). Within one edit, the objects of
+// removed files are released only after the added ones exist, so a file the edit moves to
+// another level never has its count drop to zero (see FileRegistry).
 
 #ifndef SLUICE_VERSION_VERSION_BUILDER_H_
 #define SLUICE_VERSION_VERSION_BUILDER_H_
