@@ -71,6 +71,9 @@ inline bool ParseInternalKey(const Slice& internal_key, ParsedInternalKey* resul
   return IsValidValueType(c);
 }
 
+// An internal key is at least its 8-byte trailer (SST blocks reject shorter keys).
+constexpr size_t kMinInternalKeySize = 8;
+
 // REQUIRES: internal_key.size() >= 8.
 inline Slice ExtractUserKey(const Slice& internal_key) {
   return Slice(internal_key.data(), internal_key.size() - 8);

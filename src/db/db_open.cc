@@ -138,7 +138,9 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
       file_registry_(std::make_shared<FileRegistry>()),
       component_factory_(std::move(component_factory)),
       write_controller_(sanitized_options) {
-  if (options_.block_cache_size > 0) block_cache_ = NewLRUCache(options_.block_cache_size);
+  if (options_.block_cache_size > 0)
+    block_cache_ =
+        NewLRUCache(options_.block_cache_size, BlockCacheShardBits(options_.block_cache_size));
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);

@@ -78,9 +78,12 @@ class BlockIter final : public InternalIterator {
  public:
   BlockIter(const Comparator* comparator, const char* data, uint32_t restarts,
             uint32_t num_restarts, const std::string& fname, uint64_t block_offset,
-            size_t min_key_size)
+            size_t min_key_size, const RestartPrefixes* prefixes)
       : comparator_(comparator),
         icmp_(dynamic_cast<const InternalKeyComparator*>(comparator)),
+        // The prefixes order keys as bytewise user keys: only that order may use them.
+        prefixes_(icmp_ != nullptr && icmp_->user_comparator() == BytewiseComparator() ? prefixes
+                                                                                       : nullptr),
         data_(data),
         restarts_(restarts),
         num_restarts_(num_restarts),
@@ -130,6 +133,14 @@ class BlockIter final : public InternalIterator {
     // Last restart point whose key is < target (or the first one).
     uint32_t left = 0;
     uint32_t right = num_restarts_ - 1;
+    if (prefixes_ != nullptr && target.size() >= kMinInternalKeySize) {
+      // Restart keys before lo are below target and those from hi on above it, so the last
+      // one below target is lo - 1 or one of [lo, hi - 1]: usually lo == hi, and no key is read.
+      uint32_t lo, hi;
+      prefixes_->Bounds(ExtractUserKey(target), &lo, &hi);
+      left = lo == 0 ? 0 : lo - 1;
+      right = hi == 0 ? 0 : hi - 1;
+    }
     while (left < right) {
       const uint32_t mid = left + (right - left + 1) / 2;
       Slice mid_key;
@@ -255,6 +266,7 @@ class BlockIter final : public InternalIterator {
 
   const Comparator* const comparator_;
   const InternalKeyComparator* const icmp_;  // comparator_ if it is one, else null
+  const RestartPrefixes* const prefixes_;    // the block's, if comparator_'s order is theirs
   const char* const data_;                   // the block's contents
   const uint32_t restarts_;                  // offset of the restart array = end of the entries
   const uint32_t num_restarts_;              // >= 1
@@ -279,7 +291,29 @@ std::unique_ptr<InternalIterator> Block::NewIterator(const Comparator* comparato
         Status::Corruption(fmt::format("{} in block at offset {}", error_, block_offset), fname));
   }
   return std::make_unique<BlockIter>(comparator, contents_.data.data(), restart_offset_,
-                                     num_restarts_, fname, block_offset, min_key_size);
+                                     num_restarts_, fname, block_offset, min_key_size,
+                                     prefixes_.get());
+}
+
+Block::Block(BlockContents contents, bool restart_prefixes) : Block(std::move(contents)) {
+  if (!restart_prefixes || !ok()) return;
+  const char* const data = contents_.data.data();
+  std::vector<Slice> user_keys;
+  user_keys.reserve(num_restarts_);
+  for (uint32_t i = 0; i < num_restarts_; i++) {
+    const uint32_t offset = DecodeFixed32(data + restart_offset_ + i * sizeof(uint32_t));
+    uint32_t shared, non_shared, value_len;
+    const char* p =
+        DecodeEntry(data + offset, data + restart_offset_, &shared, &non_shared, &value_len);
+    // A malformed restart entry: no prefixes (iterators report it when they reach it).
+    if (p == nullptr || shared != 0 || non_shared < kMinInternalKeySize) return;
+    user_keys.push_back(ExtractUserKey(Slice(p, non_shared)));
+  }
+  prefixes_ = std::make_unique<const RestartPrefixes>(user_keys);
+}
+
+size_t Block::PrefixMemoryUsage() const {
+  return prefixes_ != nullptr ? prefixes_->MemoryUsage() : 0;
 }
 
 }  // namespace sluice

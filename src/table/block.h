@@ -8,6 +8,11 @@
 // the file and block offset), never an out-of-bounds read. Errors are sticky: once an iterator
 // has reported one it stays invalid. A Block is immutable, so any number of threads may iterate
 // over it concurrently, each with its own iterator.
+//
+// A block built with restart prefixes (SSTs' index blocks: internal keys over bytewise user
+// keys) also keeps a RestartPrefixes of its restart keys; iterators whose comparator is the
+// internal-key comparator over bytewise user keys narrow each Seek's binary search with it.
+// Seek's result is the same with or without it.
 
 #ifndef SLUICE_TABLE_BLOCK_H_
 #define SLUICE_TABLE_BLOCK_H_
@@ -19,6 +24,7 @@
 
 #include "base/internal_iterator.h"
 #include "table/format.h"
+#include "table/restart_prefixes.h"
 #include "util/comparator.h"
 
 namespace sluice {
@@ -26,11 +32,16 @@ namespace sluice {
 class Block {
  public:
   explicit Block(BlockContents contents);
+  // As above; with restart_prefixes, and if the block is well formed, its restart keys (internal
+  // keys, at least 8 bytes, whose user keys are in bytewise order) also get a RestartPrefixes.
+  Block(BlockContents contents, bool restart_prefixes);
   Block(const Block&) = delete;
   Block& operator=(const Block&) = delete;
 
   // Bytes of the uncompressed contents.
   size_t size() const { return contents_.data.size(); }
+  // Heap bytes of the restart prefixes (0 without them).
+  size_t PrefixMemoryUsage() const;
   // True if the restart array is well formed (NewIterator then returns a working iterator).
   bool ok() const { return error_.empty(); }
 
@@ -47,6 +58,7 @@ class Block {
   uint32_t restart_offset_ = 0;  // where the restart array begins (= end of the entries)
   uint32_t num_restarts_ = 0;
   std::string error_;  // what is wrong with the trailer; empty if the block is well formed
+  std::unique_ptr<const RestartPrefixes> prefixes_;  // null unless asked for and well formed
 };
 
 }  // namespace sluice

@@ -17,9 +17,6 @@ namespace sluice {
 
 namespace {
 
-// Keys of data and index blocks are internal keys: at least the 8-byte trailer.
-constexpr size_t kMinInternalKeySize = 8;
-
 // Cache key: fixed64 cache id + varint64 block offset.
 constexpr size_t kMaxCacheKeySize = 8 + 10;
 
@@ -62,7 +59,11 @@ Status Table::Open(const TableOptions& options, std::unique_ptr<RandomAccessFile
   s = ReadBlock(t->file_.get(), fname, file_size, BlockReadOptions(), footer.index_handle,
                 &contents);
   if (!s.ok()) return s;
-  t->index_block_ = std::make_unique<Block>(std::move(contents));
+  // Internal keys over bytewise user keys (the default): a Get's index seek reads the restart
+  // prefixes instead of ~log2(blocks) cold restart keys.
+  const auto* icmp = dynamic_cast<const InternalKeyComparator*>(options.comparator);
+  const bool prefixes = icmp != nullptr && icmp->user_comparator() == BytewiseComparator();
+  t->index_block_ = std::make_unique<Block>(std::move(contents), prefixes);
   if (!t->index_block_->ok()) return t->NewIndexIterator()->status();
   s = t->ReadMetaBlocks(footer.metaindex_handle);
   if (!s.ok()) return s;

@@ -99,6 +99,16 @@ class HandleTable {
     }
     return link;
   }
+  // The link that points at e, an entry of the table: found by identity, so the walk reads
+  // only the chain's links, never a key.
+  EntryPtr* LinkTo(const Entry* e) {
+    EntryPtr* link = &buckets_[e->hash & (buckets_.size() - 1)];
+    while (link->get() != e) {
+      assert(*link != nullptr && "the entry is not in its bucket's chain");
+      link = &(*link)->next_hash;
+    }
+    return link;
+  }
   // Adds e, whose key is not in the table.
   void Add(EntryPtr e) {
     EntryPtr& head = buckets_[e->hash & (buckets_.size() - 1)];
@@ -248,9 +258,7 @@ class alignas(64) LRUShard {
   void EvictOverflow(Garbage* garbage) REQUIRES(mu_) {
     while (usage_ > capacity_ && lru_.next != &lru_) {
       Entry* oldest = static_cast<Entry*>(lru_.next);
-      EntryPtr* link = table_.Find(oldest->key, oldest->hash);
-      assert(link->get() == oldest);
-      RemoveFromTable(link, garbage);
+      RemoveFromTable(table_.LinkTo(oldest), garbage);
     }
   }
 
@@ -336,6 +344,14 @@ class ShardedLRUCache final : public Cache {
 };
 
 }  // namespace
+
+int BlockCacheShardBits(size_t capacity) {
+  constexpr size_t kMinShardBytes = 512 << 10;
+  constexpr int kMaxBits = 6;
+  int bits = 0;
+  while (bits < kMaxBits && (capacity >> (bits + 1)) >= kMinShardBytes) bits++;
+  return bits;
+}
 
 std::unique_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits) {
   if (num_shard_bits < 0) num_shard_bits = 4;

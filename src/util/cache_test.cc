@@ -251,6 +251,28 @@ TEST_F(CacheTest, OneShardFindsEveryKeyAcrossGrowthEraseAndReplace) {
   EXPECT_EQ(kKeys + replaced, deleted_.size());  // every value inserted, each once
 }
 
+// Eviction finds the oldest entry's link in its hash chain by identity: a full shard evicting
+// thousands of entries, interleaved with lookups that reorder it, evicts exactly the oldest.
+TEST_F(CacheTest, OneFullShardEvictsExactlyTheLeastRecentlyUsed) {
+  cache_ = NewLRUCache(1000, 0);
+  for (int i = 0; i < 1000; i++) Insert(i, i);
+  for (int i = 0; i < 1000; i += 2) ASSERT_EQ(i, Lookup(i));  // evens now newer than odds
+  for (int i = 1000; i < 1500; i++) Insert(i, i);             // evicts the 500 odd keys
+  for (int i = 0; i < 1000; i++) EXPECT_EQ(i % 2 == 0 ? i : -1, Lookup(i)) << i;
+  for (int i = 1000; i < 1500; i++) EXPECT_EQ(i, Lookup(i)) << i;
+  EXPECT_EQ(1000u, cache_->TotalCharge());
+  EXPECT_EQ(500u, deleted_.size());
+}
+
+TEST(BlockCacheShardBits, KeepsShardsOfAtLeastHalfAMebibyteUpTo64) {
+  EXPECT_EQ(0, BlockCacheShardBits(0));
+  EXPECT_EQ(0, BlockCacheShardBits((512 << 10) + 1));
+  EXPECT_EQ(1, BlockCacheShardBits(1 << 20));
+  EXPECT_EQ(4, BlockCacheShardBits(8 << 20));
+  EXPECT_EQ(6, BlockCacheShardBits(32 << 20));
+  EXPECT_EQ(6, BlockCacheShardBits(size_t{1} << 40));
+}
+
 TEST_F(CacheTest, ShardedCacheStaysWithinCapacity) {
   cache_ = NewLRUCache(256, 3);  // 8 shards of 32
   for (int i = 0; i < 5000; i++) Insert(i, i);

@@ -48,7 +48,9 @@ SluicePersistJob::SluicePersistJob(const sluice::Options& options,
       dir_(std::move(dir)),
       env_(options.env != nullptr ? options.env : sluice::Env::Default()) {
   // The table options of a database opened with these options (as DBImpl's constructor).
-  if (options_.block_cache_size > 0) block_cache_ = sluice::NewLRUCache(options_.block_cache_size);
+  if (options_.block_cache_size > 0)
+    block_cache_ = sluice::NewLRUCache(options_.block_cache_size,
+                                       sluice::BlockCacheShardBits(options_.block_cache_size));
   table_cache_ = std::make_unique<sluice::TableCache>(
       dir_, env_, sluice::TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
 }
