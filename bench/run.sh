@@ -26,6 +26,9 @@ for i in $(seq 1 "$repeats"); do
   db=$(mktemp -d /tmp/sluice_bench.XXXXXX)
   if [ -n "${SEED_DB:-}" ]; then
     cp -a "$SEED_DB"/. "$db"/
+    # The copy's gigabytes are written back now, not during the first engine's run (which
+    # otherwise shares the disk and a core with the kernel's writeback).
+    sync
   fi
   "$bin" "$@" --db="$db" --json="$out/run-$i.json" | tee "$out/run-$i.txt"
   rm -rf "$db"

@@ -17,6 +17,7 @@ for round in $(seq 1 "$ROUNDS"); do
     grep -E "^[a-z_]+ +:" "$OUT/makebench-$label-$round.txt" | awk -v l="$label" -v r="$round" '{print "makebench", l, r, $1, $5}'
     db=$(mktemp -d /tmp/bb_db.XXXXXX)
     cp -a "$SEED/sluice" "$db/"
+    sync  # the copy written back before the run, not during it
     "$bin" --engine=sluice --use_existing_db --db="$db" --num=20000000 --threads=2 \
       --ycsb_operationcount=2000000 --ycsb_fieldcount=10 --ycsb_fieldlength=10 \
       --benchmarks=ycsb_a,ycsb_b,ycsb_c,ycsb_f,ycsb_d,waitforcompaction,ycsb_e \
