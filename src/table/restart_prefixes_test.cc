@@ -23,6 +23,8 @@ namespace sluice {
 
 namespace {
 
+const std::string kFname = "/db/000007.sst";  // iterators keep a pointer to the name
+
 // Sorted distinct user keys sharing `common`, with tails over a tiny alphabet (so that many
 // tails tie on their first 8 bytes), including tails that are prefixes of others and empty.
 std::vector<std::string> TextKeys(Random* rnd, const std::string& common, int n) {
@@ -145,8 +147,8 @@ std::string BuildBlock(const std::vector<std::string>& keys, int restart_interva
 // Seeks `target` in both blocks and checks they land on the entry a brute force finds.
 void ExpectSameSeek(const Block& with, const Block& without, const InternalKeyComparator& icmp,
                     const std::vector<std::string>& keys, const std::string& target) {
-  auto a = with.NewIterator(&icmp, "f", 0, kMinInternalKeySize);
-  auto b = without.NewIterator(&icmp, "f", 0, kMinInternalKeySize);
+  auto a = with.NewIterator(&icmp, kFname, 0, kMinInternalKeySize);
+  auto b = without.NewIterator(&icmp, kFname, 0, kMinInternalKeySize);
   a->Seek(target);
   b->Seek(target);
   ASSERT_TRUE(a->status().ok()) << a->status().ToString();
@@ -222,7 +224,7 @@ TEST(RestartPrefixes, MalformedRestartKeysLeaveTheBlockWithout) {
   builder.Add("abd", "2");
   const Block block(BlockContents{builder.Finish().ToString()}, /*restart_prefixes=*/true);
   EXPECT_EQ(0u, block.PrefixMemoryUsage());
-  auto it = block.NewIterator(DefaultInternalKeyComparator(), "f", 0, kMinInternalKeySize);
+  auto it = block.NewIterator(DefaultInternalKeyComparator(), kFname, 0, kMinInternalKeySize);
   it->Seek(std::string(12, 'a'));
   EXPECT_TRUE(it->status().IsCorruption());
 }
