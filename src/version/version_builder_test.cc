@@ -12,19 +12,12 @@
 #include <vector>
 
 #include "support/test_util.h"
+#include "version/version_test_util.h"
 
 namespace sluice {
 namespace {
 
-FileMetaData File(uint64_t number, const std::string& lo, const std::string& hi) {
-  FileMetaData f;
-  f.number = number;
-  f.file_size = 1000;
-  f.smallest = InternalKey(lo, number, kTypeValue);
-  f.largest = InternalKey(hi, number, kTypeValue);
-  f.smallest_seqno = f.largest_seqno = number;
-  return f;
-}
+using test::TableFile;
 
 class VersionBuilderTest : public ::testing::Test {
  protected:
@@ -35,13 +28,13 @@ class VersionBuilderTest : public ::testing::Test {
 TEST_F(VersionBuilderTest, AFileMovedByOneEditIsNeverQueuedAsObsolete) {
   VersionBuilder builder(empty_, registry_.get());
   VersionEdit add;
-  add.AddFile(1, File(7, "a", "f"));
-  add.AddFile(1, File(8, "g", "m"));
+  add.AddFile(1, TableFile(7, "a", "f"));
+  add.AddFile(1, TableFile(8, "g", "m"));
   ASSERT_OK(builder.Apply(add));
   // A trivial move: 7 leaves L1 for L2 in one edit.
   VersionEdit move;
   move.RemoveFile(1, 7);
-  move.AddFile(2, File(7, "a", "f"));
+  move.AddFile(2, TableFile(7, "a", "f"));
   ASSERT_OK(builder.Apply(move));
   EXPECT_FALSE(registry_->HasObsolete());
   EXPECT_TRUE(registry_->IsLive(7));
@@ -58,11 +51,11 @@ TEST_F(VersionBuilderTest, AFileMovedByOneEditIsNeverQueuedAsObsolete) {
 TEST_F(VersionBuilderTest, AFileAnEditOnlyRemovesIsQueuedOnce) {
   VersionBuilder builder(empty_, registry_.get());
   VersionEdit add;
-  add.AddFile(1, File(7, "a", "f"));
+  add.AddFile(1, TableFile(7, "a", "f"));
   ASSERT_OK(builder.Apply(add));
   VersionEdit compacted;  // 7 compacted into 9 one level down
   compacted.RemoveFile(1, 7);
-  compacted.AddFile(2, File(9, "a", "f"));
+  compacted.AddFile(2, TableFile(9, "a", "f"));
   ASSERT_OK(builder.Apply(compacted));
   EXPECT_FALSE(registry_->IsLive(7));
   EXPECT_EQ(std::vector<uint64_t>{7}, registry_->TakeObsolete());
@@ -70,10 +63,10 @@ TEST_F(VersionBuilderTest, AFileAnEditOnlyRemovesIsQueuedOnce) {
 }
 
 TEST_F(VersionBuilderTest, ANumberMadeAgainBeforeItIsTakenLeavesTheQueue) {
-  auto first = registry_->Make(File(7, "a", "f"));
+  auto first = registry_->Make(TableFile(7, "a", "f"));
   first.reset();  // 7 queued
   ASSERT_TRUE(registry_->HasObsolete());
-  auto again = registry_->Make(File(7, "a", "f"));
+  auto again = registry_->Make(TableFile(7, "a", "f"));
   EXPECT_FALSE(registry_->HasObsolete());
   EXPECT_TRUE(registry_->TakeObsolete().empty());
   again.reset();

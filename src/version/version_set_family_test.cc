@@ -16,20 +16,12 @@
 #include "version/file_metadata.h"
 #include "version/version_edit.h"
 #include "version/version_set.h"
+#include "version/version_test_util.h"
 
 namespace sluice {
 namespace {
 
-FileMetaData File(uint64_t number, const std::string& smallest, const std::string& largest) {
-  FileMetaData f;
-  f.number = number;
-  f.file_size = 100;
-  f.smallest = InternalKey(smallest, 1, kTypeValue);
-  f.largest = InternalKey(largest, 1, kTypeValue);
-  f.smallest_seqno = 1;
-  f.largest_seqno = 1;
-  return f;
-}
+using test::TableFile;
 
 class VersionSetFamilies : public testing::Test {
  protected:
@@ -49,7 +41,7 @@ TEST(VersionEditFamilies, AddDropAndFamilyTagsRoundTrip) {
   edit.AddColumnFamily("users");
   edit.SetMaxColumnFamily(7);
   edit.SetLogNumber(12);
-  edit.AddFile(0, File(9, "a", "b"));
+  edit.AddFile(0, TableFile(9, "a", "b"));
   std::string encoded;
   edit.EncodeTo(&encoded);
   VersionEdit decoded;
@@ -115,12 +107,12 @@ TEST_F(VersionSetFamilies, FamiliesKeepTheirFilesAndLogNumbersAcrossAReopen) {
 
     VersionEdit edit;
     edit.SetColumnFamily(1);
-    edit.AddFile(2, File(20, "k", "m"));
+    edit.AddFile(2, TableFile(20, "k", "m"));
     edit.SetLogNumber(8);
     versions->MarkFileNumberUsed(20);
     ASSERT_OK(versions->LogAndApply(&edit));
     VersionEdit default_edit;
-    default_edit.AddFile(0, File(21, "a", "c"));
+    default_edit.AddFile(0, TableFile(21, "a", "c"));
     default_edit.SetLogNumber(9);
     versions->MarkFileNumberUsed(21);
     ASSERT_OK(versions->LogAndApply(&default_edit));
