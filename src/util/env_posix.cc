@@ -2,10 +2,11 @@
 //
 // Every error names the file and carries strerror(errno). Writable files buffer up to 64 KiB in
 // user space; Flush() hands the bytes to the kernel with write(2) (retrying short writes and
-// EINTR); Sync() adds fdatasync(2). File locks use fcntl(F_SETLK) plus a process-local table,
-// because fcntl locks do not exclude a second open from the same process. Mapped files
-// (NewMappedRandomAccessFile) map the length the file had at open, read-only and shared, and
-// unmap when destroyed; an empty file, which cannot be mapped, is read with pread instead.
+// EINTR); Sync() adds fdatasync(2); files created empty reserve disk blocks 1 MiB ahead. File locks
+// use fcntl(F_SETLK) plus a process-local table, because fcntl locks do not exclude a second open
+// from the same process. Mapped files (NewMappedRandomAccessFile) map the length the file had at
+// open, read-only and shared, and unmap when destroyed; an empty file, which cannot be mapped, is
+// read with pread instead.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -118,11 +119,21 @@ class PosixMappedFile final : public RandomAccessFile {
   const size_t length_;
 };
 
+// Appends through a 64 KiB buffer. A file created empty (NewWritableFile) also reserves its
+// disk space ahead of the writes, 1 MiB at a time (fallocate, FALLOC_FL_KEEP_SIZE: the size
+// does not change), and gives back what it did not use at Close (ftruncate to its size), so a
+// write(2) that grows the file (a WAL append) finds its blocks allocated rather than asking
+// ext4 for them on the spot, as RocksDB's WAL does. Reservation is a hint: on a file system
+// that refuses it the file is written as before. Invariant: the file's size is always the
+// bytes written, never the reserved end.
 class PosixWritableFile final : public WritableFile {
  public:
   static constexpr size_t kBufferSize = 64 << 10;
+  static constexpr uint64_t kReserveChunk = 1 << 20;
 
-  PosixWritableFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {
+  // reserve: the file was created empty here (its size is the bytes written through this).
+  PosixWritableFile(std::string fname, int fd, bool reserve)
+      : fname_(std::move(fname)), fd_(fd), reserve_(reserve) {
     buf_.reserve(kBufferSize);
   }
   ~PosixWritableFile() override {
@@ -155,6 +166,15 @@ class PosixWritableFile final : public WritableFile {
   Status Close() override {
     if (fd_ < 0) return Status::OK();
     Status s = FlushBuffer();
+    // Give back the reserved blocks past the end: truncating to the file's size frees them.
+    // The size is asked of the file, not taken from written_, so that a file cut shorter
+    // meanwhile (a test's simulated power loss) is never extended with zeros.
+    if (s.ok() && reserved_ > 0) {
+      struct stat st {};
+      if (::fstat(fd_, &st) != 0 || ::ftruncate(fd_, st.st_size) != 0) {
+        s = PosixError(fname_, errno);
+      }
+    }
     if (::close(fd_) != 0 && s.ok()) s = PosixError(fname_, errno);
     fd_ = -1;
     return s;
@@ -170,6 +190,7 @@ class PosixWritableFile final : public WritableFile {
 
   Status WriteRaw(const char* p, size_t n) {
     if (fd_ < 0) return Status::IOError(fname_, "file is closed");
+    if (reserve_ && written_ + n > reserved_) Reserve(written_ + n);
     while (n > 0) {
       const ssize_t w = ::write(fd_, p, n);
       if (w < 0) {
@@ -178,13 +199,28 @@ class PosixWritableFile final : public WritableFile {
       }
       p += w;
       n -= static_cast<size_t>(w);
+      written_ += static_cast<uint64_t>(w);
     }
     return Status::OK();
+  }
+
+  // Reserves disk blocks up to at least `end`, in whole chunks; stops trying on failure.
+  void Reserve(uint64_t end) {
+    const uint64_t target = (end + kReserveChunk - 1) / kReserveChunk * kReserveChunk;
+    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(reserved_),
+                    static_cast<off_t>(target - reserved_)) == 0) {
+      reserved_ = target;
+    } else {
+      reserve_ = false;  // not supported here (or no space: the write will say so)
+    }
   }
 
   const std::string fname_;
   int fd_;
   std::string buf_;
+  bool reserve_;
+  uint64_t written_ = 0;   // bytes written to the file through this object
+  uint64_t reserved_ = 0;  // bytes of disk space reserved from offset 0
 };
 
 class PosixFileLock final : public FileLock {
@@ -268,7 +304,7 @@ class PosixEnv final : public Env {
   Status NewWritableFile(const std::string& fname, std::unique_ptr<WritableFile>* result) override {
     const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return PosixError(fname, errno);
-    *result = std::make_unique<PosixWritableFile>(fname, fd);
+    *result = std::make_unique<PosixWritableFile>(fname, fd, /*reserve=*/true);
     return Status::OK();
   }
 
@@ -276,7 +312,7 @@ class PosixEnv final : public Env {
                            std::unique_ptr<WritableFile>* result) override {
     const int fd = ::open(fname.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) return PosixError(fname, errno);
-    *result = std::make_unique<PosixWritableFile>(fname, fd);
+    *result = std::make_unique<PosixWritableFile>(fname, fd, /*reserve=*/false);
     return Status::OK();
   }
 

@@ -1,9 +1,15 @@
 // util/env_posix_test.cc — the POSIX Env's memory-mapped table reads
 // (NewMappedRandomAccessFile): views of the file as it was at open, short reads past its end,
-// the pread fallback for an empty file, and errors naming the file.
+// the pread fallback for an empty file, and errors naming the file. And the writable files'
+// disk reservation: space reserved ahead of the writes, the size only what was written, the
+// rest given back at Close; a file opened to append to is not truncated.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -19,6 +25,53 @@ std::string WriteFile(const std::string& fname, const std::string& contents) {
   EXPECT_OK(f->Append(contents));
   EXPECT_OK(f->Close());
   return fname;
+}
+
+// Bytes of disk the file holds.
+uint64_t DiskBytes(const std::string& fname) {
+  struct stat st {};
+  EXPECT_EQ(0, ::stat(fname.c_str(), &st));
+  return static_cast<uint64_t>(st.st_blocks) * 512;
+}
+
+TEST(PosixWritableFile, ReservesAheadAndGivesTheRestBackAtClose) {
+  test::TempDir dir;
+  const std::string fname = dir.path() + "/000004.log";
+  // Whether this file system reserves at all (ext4, xfs, tmpfs do).
+  const std::string probe = dir.path() + "/probe";
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  const bool reserves = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 1 << 20) == 0;
+  ::close(fd);
+
+  std::unique_ptr<WritableFile> f;
+  ASSERT_OK(Env::Default()->NewWritableFile(fname, &f));
+  const std::string record(1000, 'r');
+  for (int i = 0; i < 2100; i++) ASSERT_OK(f->Append(record));  // 2.1 MB
+  ASSERT_OK(f->Flush());
+  std::error_code ec;
+  EXPECT_EQ(2100000u, std::filesystem::file_size(fname, ec));
+  if (reserves) {
+    EXPECT_GE(DiskBytes(fname), uint64_t{3} << 20);  // three whole chunks
+  }
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(2100000u, std::filesystem::file_size(fname, ec));
+  EXPECT_LT(DiskBytes(fname), 2100000u + (64u << 10));  // the reservation past the end is gone
+
+  // A file cut shorter while open (a simulated power loss) is not extended again at Close.
+  const std::string cut = dir.path() + "/000005.log";
+  ASSERT_OK(Env::Default()->NewWritableFile(cut, &f));
+  for (int i = 0; i < 100; i++) ASSERT_OK(f->Append(record));
+  ASSERT_OK(f->Flush());
+  ASSERT_EQ(0, ::truncate(cut.c_str(), 1000));
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(1000u, std::filesystem::file_size(cut, ec));
+
+  // Appending to an existing file keeps what it holds.
+  ASSERT_OK(Env::Default()->NewAppendableFile(fname, &f));
+  ASSERT_OK(f->Append("tail"));
+  ASSERT_OK(f->Close());
+  EXPECT_EQ(2100004u, std::filesystem::file_size(fname, ec));
 }
 
 TEST(PosixMappedFile, ReadsAreViewsOfTheFile) {
