@@ -164,6 +164,29 @@ TEST_P(DBDeleteRangeTest, TombstonesSpanningManyOutputFiles) {
   db()->ReleaseSnapshot(snap);
 }
 
+// A tombstone cut between two output files ends the first at the second's first key (an end
+// bound at kMaxSequenceNumber); that key, written after the tombstone, must stay visible to
+// every read at the latest sequence, whose lookup key compares equal to the bound (found by
+// the crash test's sequential writes: Get searched the first file only; MultiGet looks up at
+// the last sequence number, below the bound, and was not affected).
+TEST_P(DBDeleteRangeTest, KeysWhereATombstoneIsCutBetweenFilesStayVisible) {
+  Options o = DefaultOptions();
+  o.target_file_size_base = 8 << 10;
+  Open(o);
+  PutAll(2000);
+  const Snapshot* snap = db()->GetSnapshot();  // keeps the tombstone and what it covers
+  ASSERT_OK(DeleteRange(0, 2000));
+  PutAll(2000);  // every key again, after the tombstone
+  ASSERT_OK(db()->Flush());
+  ASSERT_OK(db()->CompactRange(nullptr, nullptr));
+  ASSERT_GT(TotalFiles(), 3);
+  CheckAll(Expected(2000, {}), 2000);
+  CheckAll(Expected(2000, {}), 2000, snap);
+  Reopen();
+  CheckAll(Expected(2000, {}), 2000);
+  db()->ReleaseSnapshot(snap);
+}
+
 TEST_P(DBDeleteRangeTest, RepairKeepsTombstonesOfTablesAndLogs) {
   Open();
   PutAll(200);

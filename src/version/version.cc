@@ -111,12 +111,12 @@ void Version::MultiGet(const ReadOptions& options, TableCache* table_cache, Tabl
         i++;
         continue;
       }
-      const size_t index = FindFile(list, items[i].internal_key);
+      const size_t index = FindFileForKey(list, items[i].internal_key);
       if (index >= list.size()) break;  // past the level's last key, as the later keys are
       const FileMetaData& f = *list[index];
       which.clear();
       // Every later key up to the file's largest falls in this file too (the keys ascend).
-      for (; i < n && ICmp().Compare(items[i].internal_key, f.largest.Encode()) <= 0; i++) {
+      for (; i < n && FileMayHoldKey(f, items[i].internal_key); i++) {
         if (items[i].found || !items[i].status.ok()) continue;
         if (ExtractUserKey(items[i].internal_key).compare(f.smallest.user_key()) < 0) continue;
         which.push_back(i);
@@ -137,6 +137,19 @@ size_t FindFile(const FileList& files, const Slice& internal_key) {
     }
   }
   return right;
+}
+
+bool FileMayHoldKey(const FileMetaData& f, const Slice& internal_key) {
+  if (IsRangeEndBound(f.largest)) {
+    return ExtractUserKey(internal_key).compare(f.largest.user_key()) < 0;
+  }
+  return ICmp().Compare(internal_key, f.largest.Encode()) <= 0;
+}
+
+size_t FindFileForKey(const FileList& files, const Slice& internal_key) {
+  size_t index = FindFile(files, internal_key);
+  while (index < files.size() && !FileMayHoldKey(*files[index], internal_key)) index++;
+  return index;
 }
 
 uint64_t Version::NumLevelBytes(int level) const {
@@ -178,7 +191,7 @@ Status Version::Get(const ReadOptions& options, const LookupKey& key, TableCache
   for (int level = 1; level < num_levels(); level++) {
     const FileList& list = files(level);
     if (list.empty()) continue;
-    const size_t index = FindFile(list, key.internal_key());
+    const size_t index = FindFileForKey(list, key.internal_key());
     if (index >= list.size()) continue;
     const FileMetaData& f = *list[index];
     if (user_key.compare(f.smallest.user_key()) < 0) continue;
@@ -235,12 +248,8 @@ Status Version::MaxCoveringTombstone(const Slice& user_key, SequenceNumber read_
   const InternalKey target(user_key, kMaxSequenceNumber, kValueTypeForSeek);
   for (int level = 1; level < num_levels(); level++) {
     const FileList& list = files(level);
-    size_t index = FindFile(list, target.Encode());
     // A file ending in a tombstone's end bound at user_key holds nothing of it: the next might.
-    if (index < list.size() && IsRangeEndBound(list[index]->largest) &&
-        list[index]->largest.user_key() == user_key) {
-      index++;
-    }
+    const size_t index = FindFileForKey(list, target.Encode());
     if (index >= list.size()) continue;
     Status s = check(*list[index]);
     if (!s.ok()) return s;

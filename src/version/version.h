@@ -99,6 +99,19 @@ class Version {
 // (files.size() if none).
 size_t FindFile(const FileList& files, const Slice& internal_key);
 
+// Whether a file of a sorted level may hold a version of internal_key's user key at or below
+// its sequence: internal_key <= the file's largest key, unless that largest key is a range
+// tombstone's end bound at this very user key. Such a bound (user key, kMaxSequenceNumber) is
+// exclusive — the file holds no version of that key, the next file does — yet it compares
+// equal to a lookup at the latest sequence (user key, kMaxSequenceNumber, kValueTypeForSeek).
+bool FileMayHoldKey(const FileMetaData& f, const Slice& internal_key);
+
+// Index of the one file of a sorted, disjoint file list that may hold a version of
+// internal_key's user key (FileMayHoldKey), or files.size(): FindFile, past files ending with
+// a tombstone's end bound at that user key. Point lookups (Get, MultiGet, the covering
+// tombstone) must use this rather than FindFile.
+size_t FindFileForKey(const FileList& files, const Slice& internal_key);
+
 }  // namespace sluice
 
 #endif  // SLUICE_VERSION_VERSION_H_
