@@ -16,6 +16,7 @@ TOTALS = {
     "keys_verified": 0,
     "in_flight_at_kill": 0,
     "lost_unsynced": 0,  # acknowledged sync=false writes lost to a simulated power loss
+    "trivial_moves": 0,  # files compactions moved down a level whole, as last reported by a run
     "failures": 0,
 }
 
@@ -28,7 +29,7 @@ def pytest_terminal_summary(terminalreporter):
         "{writes} acknowledged writes, {read_checks} reads checked while running, "
         "{verifications} full verifications ({keys_verified} keys), {in_flight_at_kill} writes "
         "in flight at a kill, {lost_unsynced} unsynced writes lost to simulated power loss, "
-        "{failures} failures".format(**t))
+        "{trivial_moves} files moved down a level whole, {failures} failures".format(**t))
     path = os.environ.get("CRASH_SUMMARY")
     if path:
         with open(path, "w") as f:

@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
   app.add_option("--column_families", o.column_families,
                  "Column families the keys are spread over (key k in family k % N)")
       ->check(CLI::Range(1, 16));
+  app.add_option("--sequential_writes", o.sequential_writes,
+                 "Write keys in ascending order from a shared cursor, as a bulk load does "
+                 "(flushed files then move down levels whole); reads stay uniform");
   app.add_flag("--list_kill_points", list_kill_points, "Print the engine's kill points and exit");
   // --list_kill_points needs no database.
   for (int i = 1; i < argc; i++) {
