@@ -31,7 +31,8 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 # The headline benchmark's size; raise it on a bigger machine: make bench BENCH_NUM=5000000
 BENCH_NUM ?= 1000000
-# Kill cycles per crash test (42 tests: 3 kinds x 7 memory components x 2 sync modes).
+# Kill cycles per crash test (54 tests: 3 kinds x 7 memory components x 2 sync
+# modes, 6 with column families, 6 with sequential writes).
 CRASH_CYCLES ?= 6
 # Seconds per fuzz target for make fuzz.
 FUZZ_SECONDS ?= 300
