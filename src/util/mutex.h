@@ -9,7 +9,8 @@
 // these wrappers. The check is a Clang build of the library with -Wthread-safety -Werror:
 // run `make thread-safety` (the CMake preset of the same name; `make test` runs it first).
 // GCC ignores the annotations, and the wrappers compile to the same std::mutex and
-// std::condition_variable operations as using them directly.
+// std::condition_variable operations as using them directly, except that a contended Lock
+// spins briefly before it sleeps (see Mutex::Lock).
 //
 // Invariants: a CondVar is bound to one Mutex, which its caller holds around every Wait; a
 // MutexLock releases its mutex on destruction only if it holds it then.
@@ -21,7 +22,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
+#include "util/cpu.h"
 #include "util/thread_annotations.h"
 
 namespace sluice {
@@ -32,7 +35,28 @@ class CAPABILITY("mutex") Mutex {
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
 
-  void Lock() ACQUIRE() { mu_.lock(); }
+  // Contended, it retries with doubling pauses (about 1.5 us in all), then yields the core
+  // twice (a holder preempted on this core runs then), before it sleeps in the kernel. The
+  // sections sluice guards with a Mutex on its hot paths are short (a block cache shard's
+  // lookup, a log reservation, a pool's free list), so a holder running on another core
+  // almost always releases within that. Sleeping instead costs the waiter a context switch
+  // each way and the holder a futex wake-up at unlock, which holds the mutex longer, so more
+  // waiters sleep: a lock convoy, which made the write P99 of some YCSB rounds twice the
+  // others' (docs/benchmarks.md, "Lock convoys: the write tail's cause"). glibc's std::mutex
+  // never spins (PTHREAD_MUTEX_ADAPTIVE_NP would; std::mutex cannot ask for it). The spin
+  // only delays the sleep: exclusion and wake-ups are std::mutex's.
+  void Lock() ACQUIRE() {
+    if (mu_.try_lock()) return;
+    for (int pauses = 1; pauses <= kMaxPauses; pauses *= 2) {
+      for (int i = 0; i < pauses; i++) CpuRelax();
+      if (mu_.try_lock()) return;
+    }
+    for (int i = 0; i < kYields; i++) {
+      std::this_thread::yield();
+      if (mu_.try_lock()) return;
+    }
+    mu_.lock();
+  }
   void Unlock() RELEASE() { mu_.unlock(); }
   bool TryLock() TRY_ACQUIRE(true) { return mu_.try_lock(); }
   // Tells the analysis the caller holds this mutex (for code it cannot follow). Checks
@@ -41,6 +65,11 @@ class CAPABILITY("mutex") Mutex {
 
  private:
   friend class CondVar;
+  // 1 + 2 + ... + 32 pauses between tries: 63 pauses, 1.5 us at 24 ns a pause (an AMD EPYC
+  // core; Intel's since Skylake take longer). A 6 us spin broke the convoys as well and
+  // measured slower where threads outnumber cores (bench/results/2026-11-29-mutex-spin/).
+  static constexpr int kMaxPauses = 32;
+  static constexpr int kYields = 2;
   std::mutex mu_;
 };
 
