@@ -3,7 +3,7 @@
 set -u
 cd /work/main
 tag=$1; rounds=${2:-1}; engines=${3:-sluice}; benches=${4:-ycsb_a,ycsb_b,ycsb_c,ycsb_f,ycsb_d}
-bench=${BENCH:-build/release/tools/sluice_bench}; out=/tmp/tail; seed=/work/ycsbseed-flushed
+bench=${BENCH:-build/release/tools/sluice_bench}; out=/tmp/tail; seed=${SEED:-/work/ycsbseed-flushed}
 for r in $(seq 1 "$rounds"); do
     db=$(mktemp -d /tmp/tail_db.XXXXXX)
     for e in ${COPY:-${engines//,/ }}; do cp -a "$seed/$e" "$db/"; done; sync
