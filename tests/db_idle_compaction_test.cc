@@ -1,7 +1,8 @@
 // The idle L0 compaction (Options::level0_idle_compaction_ms): once no write has been applied
 // for the delay, level 0 is compacted into level 1 below its file-count trigger; writes keep
-// resetting the delay. Time comes from a manual clock (the Env's NowMicros), so which side of
-// the delay each check falls on is decided by the test, never by the machine's speed.
+// resetting the delay; "sluice.idle-compaction-pending" says whether it is still owed. Time
+// comes from a manual clock (the Env's NowMicros), so which side of the delay each check falls
+// on is decided by the test, never by the machine's speed.
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,12 @@ class DBIdleCompactionTest : public DBTestBase, public ::testing::Test {
     return nlohmann::json::parse(v)["compactions"]["idle_level0"].get<uint64_t>();
   }
 
+  std::string IdleCompactionPending() {
+    std::string v;
+    EXPECT_TRUE(db()->GetProperty("sluice.idle-compaction-pending", &v));
+    return v;
+  }
+
   ManualClockEnv clock_;
 };
 
@@ -70,6 +77,11 @@ TEST_F(DBIdleCompactionTest, WritesKeepResettingTheDelayThenIdleL0IsCompactedInt
   constexpr int kKeys = 400;
   TwoLevel0Files(kKeys);
   EXPECT_EQ(2, NumFilesAtLevel(0));
+  // Below the trigger, so RocksDB's counters call the tree settled; the idle compaction is owed.
+  std::string v;
+  ASSERT_TRUE(db()->GetProperty("sluice.compaction-pending", &v));
+  EXPECT_EQ("0", v);
+  EXPECT_EQ("1", IdleCompactionPending());
   // A write every 3/4 of the delay: the background thread sees each sequence number for less
   // than the delay of manual time, however its looks interleave with the writes.
   for (int i = 0; i < 30; i++) {
@@ -90,6 +102,7 @@ TEST_F(DBIdleCompactionTest, WritesKeepResettingTheDelayThenIdleL0IsCompactedInt
   ASSERT_EQ(0, NumFilesAtLevel(0)) << "an idle DB kept its L0 files";
   EXPECT_GE(NumFilesAtLevel(1), 1);
   EXPECT_EQ(1u, IdleCompactions());
+  EXPECT_EQ("0", IdleCompactionPending());
   std::string stats;
   ASSERT_TRUE(db()->GetProperty("sluice.stats", &stats));
   EXPECT_NE(std::string::npos, stats.find("(1 of L0 into L1 once writes stopped, 0 once scans"))
@@ -111,6 +124,7 @@ TEST_F(DBIdleCompactionTest, ZeroDelayNeverCompactsBelowTheTrigger) {
   }
   EXPECT_EQ(2, NumFilesAtLevel(0));
   EXPECT_EQ(0u, IdleCompactions());
+  EXPECT_EQ("0", IdleCompactionPending()) << "owed a compaction that never runs";
 }
 
 }  // namespace

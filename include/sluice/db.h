@@ -242,6 +242,10 @@ class DB {
   //   "sluice.num-immutable-mem-table" immutable memory components awaiting their flush
   //   (these five as RocksDB's "rocksdb.*" of the same names: all 0 once background work has
   //   settled)
+  //   "sluice.idle-compaction-pending" 1 if L0 holds files that the idle L0 compaction
+  //                                   (Options::level0_idle_compaction_ms > 0) will move to L1
+  //                                   once writes stop: with the five above, all 0 once a
+  //                                   write-idle DB has settled
   //   "sluice.estimate-pending-compaction-bytes" the compaction debt the stall policy compares
   //                                   with Options::soft/hard_pending_compaction_bytes_limit
   //   "sluice.actual-delayed-write-rate" bytes/s writes are paced to (0 unless slowed)

@@ -69,6 +69,16 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* family, const Slice& property, std:
     *value = std::to_string(n);
     return true;
   }
+  // sluice's own settling counter: the idle L0 compaction (PickIdleCompaction) still owed. It
+  // runs once writes have stopped for level0_idle_compaction_ms, so a caller that waits for
+  // the other counters alone would read a tree whose L0 is about to be rewritten.
+  if (name == Slice("idle-compaction-pending")) {
+    MutexLock l(&mutex_);
+    const bool owed = cfd->options.level0_idle_compaction_ms > 0 &&
+                      CurrentSuperVersion(cfd)->version->NumFiles(0) > 0;
+    *value = owed ? "1" : "0";
+    return true;
+  }
   // RocksDB's names again: the stall policy's view (write_controller.h).
   if (name == Slice("estimate-pending-compaction-bytes")) {
     *value = std::to_string(write_controller_.pending_compaction_bytes());
