@@ -231,10 +231,9 @@ std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(ColumnFamilyData** cfd,
   }
   const uint64_t idle_for = now >= idle_since_micros_ ? now - idle_since_micros_ : 0;
   for (ColumnFamilyData* f : LiveFamilies()) {
-    if (f->options.level0_idle_compaction_ms <= 0) continue;
     std::shared_ptr<const Version> v = f->versions->current;
     // A pending flush adds an L0 file: let it land first (its completion wakes this loop).
-    if (v->NumFiles(0) == 0 || !CurrentSuperVersion(f)->imms.empty()) continue;
+    if (!IdleCompactionOwed(*f, *v) || !CurrentSuperVersion(f)->imms.empty()) continue;
     const uint64_t delay = static_cast<uint64_t>(f->options.level0_idle_compaction_ms) * 1000;
     if (idle_for < delay) {
       const uint64_t wait = delay - idle_for;

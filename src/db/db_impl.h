@@ -341,6 +341,12 @@ class DBImpl final : public DB {
   // to wait for).
   std::unique_ptr<Compaction> PickIdleCompaction(ColumnFamilyData** cfd, uint64_t* recheck_micros)
       REQUIRES(mutex_);
+  // Whether the idle L0 compaction is owed to the family whose current version is v: L0 holds
+  // files and the option is on. PickIdleCompaction runs it once writes stay idle (and no flush
+  // is pending); "sluice.idle-compaction-pending" reports it.
+  static bool IdleCompactionOwed(const ColumnFamilyData& cfd, const Version& v) {
+    return cfd.options.level0_idle_compaction_ms > 0 && v.NumFiles(0) > 0;
+  }
   // The L0 -> L1 compaction that scans have paid for (Options::level0_scan_compaction) in some
   // family (*cfd), or nullptr.
   std::unique_ptr<Compaction> PickScanCompaction(ColumnFamilyData** cfd) REQUIRES(mutex_);

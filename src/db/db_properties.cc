@@ -74,9 +74,7 @@ bool DBImpl::GetProperty(ColumnFamilyHandle* family, const Slice& property, std:
   // the other counters alone would read a tree whose L0 is about to be rewritten.
   if (name == Slice("idle-compaction-pending")) {
     MutexLock l(&mutex_);
-    const bool owed = cfd->options.level0_idle_compaction_ms > 0 &&
-                      CurrentSuperVersion(cfd)->version->NumFiles(0) > 0;
-    *value = owed ? "1" : "0";
+    *value = IdleCompactionOwed(*cfd, *CurrentSuperVersion(cfd)->version) ? "1" : "0";
     return true;
   }
   // RocksDB's names again: the stall policy's view (write_controller.h).

@@ -5,8 +5,9 @@ Usage: lru_sim.py N REQUESTS [uniform]   (numpy; not part of the build or CI)
 
 Records are placed in sorted-key order at random (YCSB names keys by a hash of the key number),
 BLOCK records per data block. A request picks a rank from zipf(N, 0.99) and maps it to a record
-through a fixed random permutation (the scrambling). Three LRU policies of CAP bytes:
-blocks (each read inserts its block), rows (each read inserts its record), both.
+through a fixed random permutation (the scrambling). LRU policies of CAP bytes:
+blocks (each read inserts its block), rows (each read inserts its record), both (blocks entering
+at the hot end or at the cold end).
 """
 import sys
 from collections import OrderedDict
@@ -39,7 +40,9 @@ def lru(items, size, cap):
                 c.popitem(last=False); used -= size
     return hits / len(items)
 
-def both(cap):
+def both(cap, blocks_cold=False):
+    """Each read inserts its record at the hot end and its block (if missing) at the hot end,
+    or with blocks_cold at the cold end (evicted first unless hit again)."""
     c = OrderedDict(); used = 0; row_hits = block_hits = 0
     for r, b in zip(req.tolist(), blocks_of.tolist()):
         if ('r', r) in c:
@@ -48,6 +51,8 @@ def both(cap):
             c.move_to_end(('b', b)); block_hits += 1
         else:
             c[('b', b)] = BLOCK_BYTES; used += BLOCK_BYTES
+            if blocks_cold:
+                c.move_to_end(('b', b), last=False)
         c[('r', r)] = ROW_BYTES; used += ROW_BYTES
         while used > cap:
             _, s = c.popitem(last=False); used -= s
@@ -59,20 +64,5 @@ print(f"rows only:   hit rate {lru(req.tolist(), ROW_BYTES, CAP):.3f}")
 rh, bh = both(CAP)
 print(f"both:        row hits {rh:.3f}, block hits {bh:.3f}, total {rh+bh:.3f}")
 
-def both_lowpri(cap):
-    """Rows at the hot end; a block read by a Get enters at the cold end (evicted first unless hit again)."""
-    c = OrderedDict(); used = 0; row_hits = block_hits = 0
-    for r, b in zip(req.tolist(), blocks_of.tolist()):
-        if ('r', r) in c:
-            c.move_to_end(('r', r)); row_hits += 1; continue
-        if ('b', b) in c:
-            c.move_to_end(('b', b)); block_hits += 1
-        else:
-            c[('b', b)] = BLOCK_BYTES; used += BLOCK_BYTES; c.move_to_end(('b', b), last=False)
-        c[('r', r)] = ROW_BYTES; used += ROW_BYTES
-        while used > cap:
-            _, s = c.popitem(last=False); used -= s
-    return row_hits / REQ, block_hits / REQ
-
-rh, bh = both_lowpri(CAP)
+rh, bh = both(CAP, blocks_cold=True)
 print(f"both, blocks at the cold end: row hits {rh:.3f}, block hits {bh:.3f}, total {rh+bh:.3f}")
