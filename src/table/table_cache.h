@@ -3,10 +3,20 @@
 //
 // A reader is opened on first use and closed when evicted and no longer in use (the cache's
 // handles pin it). A file that becomes obsolete is Evict()ed before it is deleted.
+//
+// Point reads (Get, MultiGet, range tombstones) first look in a lock-free array of recently
+// used readers, slot = file number mod its size, and take the LRU cache's mutex only when the
+// slot holds another file. The array is a hint: the LRU cache owns every reader, a reader is
+// published in a slot only by a thread holding a handle to it, and the reader's deleter clears
+// its slot and frees it through the epoch reclaimer (util/epoch.h), so a point read that found
+// it in the array (inside an epoch section) can finish with it. Point reads served there do not
+// refresh the reader's LRU position: with more files than `entries`, eviction is closer to
+// first-in first-out.
 
 #ifndef SLUICE_TABLE_TABLE_CACHE_H_
 #define SLUICE_TABLE_TABLE_CACHE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,14 +70,22 @@ class TableCache {
   const TableOptions& table_options() const { return table_options_; }
 
  private:
+  struct CachedTable;
   Status FindTable(uint64_t number, uint64_t file_size, Cache::Handle** handle);
-  // fn(the file's reader), with the reader pinned for the call.
+  static void DeleteTable(const Slice& key, void* value);
+  std::atomic<CachedTable*>& RecentSlot(uint64_t number) const {
+    return recent_[number & (recent_slots_ - 1)];
+  }
+  // fn(the file's reader), with the reader kept alive for the call: by the epoch section when
+  // it came from its recent slot, else by a cache handle (and then published in the slot).
   template <typename Fn>
   Status WithTable(uint64_t number, uint64_t file_size, Fn&& fn);
 
   const std::string dbname_;
   Env* const env_;
   const TableOptions table_options_;
+  const size_t recent_slots_;  // a power of two
+  const std::unique_ptr<std::atomic<CachedTable*>[]> recent_;
   std::unique_ptr<Cache> cache_;
 };
 
