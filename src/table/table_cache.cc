@@ -82,7 +82,7 @@ std::unique_ptr<InternalIterator> TableCache::NewIterator(const ReadOptions& opt
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);
   if (!s.ok()) return NewErrorIterator(s);
-  const Table& table = *static_cast<CachedTable*>(cache_->Value(handle))->table;
+  const Table& table = *CachedOf(handle)->table;
   std::unique_ptr<InternalIterator> iter = table.NewIterator(options);
   Cache* cache = cache_.get();
   iter->RegisterCleanup([cache, handle] { cache->Release(handle); });
@@ -99,7 +99,7 @@ Status TableCache::WithTable(uint64_t number, uint64_t file_size, Fn&& fn) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);
   if (!s.ok()) return s;
-  auto* cached = static_cast<CachedTable*>(cache_->Value(handle));
+  CachedTable* cached = CachedOf(handle);
   // release: the reader's state (opened under FindTable) is visible to the loads above. Stored
   // while the handle pins the entry, so its deleter, which clears the slot, runs after.
   slot.store(cached, std::memory_order_release);
@@ -143,7 +143,7 @@ Status TableCache::VerifyFile(uint64_t number, uint64_t file_size) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(number, file_size, &handle);
   if (!s.ok()) return s;
-  s = static_cast<CachedTable*>(cache_->Value(handle))->table->VerifyChecksums();
+  s = CachedOf(handle)->table->VerifyChecksums();
   cache_->Release(handle);
   return s;
 }

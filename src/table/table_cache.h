@@ -73,6 +73,10 @@ class TableCache {
   struct CachedTable;
   Status FindTable(uint64_t number, uint64_t file_size, Cache::Handle** handle);
   static void DeleteTable(const Slice& key, void* value);
+  // The entry a handle of cache_ refers to.
+  CachedTable* CachedOf(Cache::Handle* handle) const {
+    return static_cast<CachedTable*>(cache_->Value(handle));
+  }
   std::atomic<CachedTable*>& RecentSlot(uint64_t number) const {
     return recent_[number & (recent_slots_ - 1)];
   }
