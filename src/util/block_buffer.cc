@@ -30,6 +30,7 @@ struct ThreadCache {
 thread_local ThreadCache tls_cache{};
 thread_local bool tls_exited = false;  // the Reaper ran: frees go to the heap from now on
 thread_local bool tls_armed = false;   // the Reaper is registered
+thread_local bool tls_takes = false;   // the thread has taken a pooled buffer: it may cache
 
 char* Pop(size_t c) {
   char* p = tls_cache.heads[c];
@@ -60,6 +61,7 @@ thread_local Reaper tls_reaper;
 BlockBuffer NewBlockBuffer(size_t size) {
   if (size >= kMinPooled && size <= kMaxPooled) {
     const size_t c = (size + kGranule - 1) / kGranule;
+    tls_takes = true;
     char* p = tls_exited ? nullptr : Pop(c);
     if (p == nullptr) p = static_cast<char*>(::operator new(c* kGranule));
     return BlockBuffer(p, BlockBufferDeleter{c * kGranule});
@@ -68,7 +70,7 @@ BlockBuffer NewBlockBuffer(size_t size) {
 }
 
 void BlockBufferDeleter::operator()(char* p) const {
-  if (Pooled(capacity) && !tls_exited &&
+  if (Pooled(capacity) && tls_takes && !tls_exited &&
       tls_cache.bytes + capacity <= kBlockBufferThreadCacheBytes) {
     // The first cached free registers the thread's Reaper (a trivially destructible flag
     // keeps later frees off the thread_local's initialisation check).

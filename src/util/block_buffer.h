@@ -8,8 +8,10 @@
 // fifth of the readers' time and the lock waits a tenth. Here a buffer of 1 KiB to 64 KiB is
 // rounded up to a multiple of 256 bytes, and a freed one goes to the freeing thread's cache
 // (up to kThreadCacheBytes), where that thread's next request of the same size class finds it:
-// readers that also evict keep their buffers circulating without a lock. Other sizes, and a
-// full cache, go to the heap as before.
+// readers that also evict keep their buffers circulating without a lock. Other sizes, a full
+// cache, and the frees of a thread that has never taken a buffer of the cached sizes go to the
+// heap: a thread that only frees (the epoch reclaimer, which closes table readers) would hold
+// its cache unused for as long as it lives, and the reclaimer lives as long as the process.
 //
 // Invariants:
 //   * A buffer is in at most one place: owned by a BlockBuffer, or in one thread's cache.

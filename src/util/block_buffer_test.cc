@@ -1,5 +1,6 @@
 // Tests of the block buffers' per-thread cache: reuse within a size class, the sizes it leaves
-// to the heap, its byte limit, frees on another thread, and the emptying at thread exit.
+// to the heap, its byte limit, frees on another thread, threads that only free, and the emptying
+// at thread exit.
 
 #include "util/block_buffer.h"
 
@@ -58,14 +59,30 @@ TEST(BlockBuffer, AFreeOnAnotherThreadFeedsThatThreadsCache) {
   bool reused = false;
   size_t cached_there = 0;
   std::thread t([&] {
+    NewBlockBuffer(5000).reset();  // a reader of its own: it takes buffers, so it caches
+    const size_t own = ThreadCachedBlockBufferBytes();
     b.reset();
-    cached_there = ThreadCachedBlockBufferBytes();
+    cached_there = ThreadCachedBlockBufferBytes() - own;
     BlockBuffer again = NewBlockBuffer(5000);
     reused = again.get() == p;
   });
   t.join();
   EXPECT_EQ(5120u, cached_there);
   EXPECT_TRUE(reused);
+}
+
+// A thread that never takes a buffer (the epoch reclaimer, which deletes table readers) keeps
+// none of those it frees: its cache would never be used, and that thread never exits.
+TEST(BlockBuffer, AThreadThatOnlyFreesKeepsNothing) {
+  std::vector<BlockBuffer> blocks;
+  for (int i = 0; i < 8; i++) blocks.push_back(NewBlockBuffer(4096));
+  size_t cached_there = 1;
+  std::thread t([&] {
+    blocks.clear();
+    cached_there = ThreadCachedBlockBufferBytes();
+  });
+  t.join();
+  EXPECT_EQ(0u, cached_there);
 }
 
 }  // namespace sluice
