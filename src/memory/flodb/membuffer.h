@@ -154,10 +154,10 @@ class Membuffer {
       if (b->tags[i].load(std::memory_order_relaxed) != tag) continue;
       const MembufferEntry* e = b->slots[i].load(std::memory_order_relaxed);
       if (e != nullptr) {
-        // Both lines an entry's header and a short key may span (records are 16-byte
-        // aligned, so 48 bytes of header and key cross a line in half the records).
+        // Both lines an entry's header and a short (8-byte) key may span: records are
+        // 16-byte aligned, so those 48 bytes cross a line in half the records.
         __builtin_prefetch(e);
-        __builtin_prefetch(reinterpret_cast<const char*>(e) + 63);
+        __builtin_prefetch(reinterpret_cast<const char*>(e) + sizeof(MembufferEntry) + 7);
       }
     }
   }
