@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Summarises repeated sluice_bench runs: the median ops/sec of every (engine, benchmark) over
-the JSON files given, and the ratio of sluice to each other engine, as a Markdown table.
+the JSON files given (and over the rounds inside each, for runs with --repeats), and the ratio
+of sluice to each other engine, as a Markdown table.
 
     python3 bench/summarize.py bench/results/<name>/run-*.json > bench/results/<name>/summary.md
 
 Medians, not means: the machine is shared and noisy, and one disturbed run should not move the
-figure. The spread (min..max) is shown next to each median.
+figure. The spread (min..max) is shown next to each median. A ratio is taken within each round
+(the engines ran back to back), and its median over the rounds is shown with its range.
 """
 import json
 import statistics
@@ -29,10 +31,12 @@ def load_runs(paths):
 def main(paths):
     runs, engines = load_runs(paths)
     ops = defaultdict(list)  # (engine, benchmark) -> [ops/sec per run]
+    by_round = defaultdict(dict)  # (run index, round, benchmark) -> {engine: ops/sec}
     benchmarks = []
-    for run in runs:
+    for index, run in enumerate(runs):
         for engine in run["engines"]:
             name = engine["engine"]
+            round_key = (index, engine.get("round", 1))
             seen = defaultdict(int)  # a benchmark run twice in one list: "name #2"
             for b in engine.get("benchmarks", []):
                 seen[b["name"]] += 1
@@ -42,9 +46,17 @@ def main(paths):
                 if label not in benchmarks:
                     benchmarks.append(label)
                 ops[(name, label)].append(b["ops_per_sec"])
+                by_round[round_key + (label,)][name] = b["ops_per_sec"]
 
     w = runs[0]["workload"]
-    print(f"{len(runs)} runs; num={w['num']} threads={w['threads']} key_size={w['key_size']} "
+    rounds = sum(run.get("repeats", 1) for run in runs)
+    cpu = runs[0].get("machine", {}).get("cpu_model", "unknown CPU")
+    versions = []
+    for e in runs[0]["engines"]:
+        if e["version"] not in versions:
+            versions.append(e["version"])
+    print(f"{rounds} rounds; CPU: {cpu}; {'; '.join(versions)}")
+    print(f"num={w['num']} threads={w['threads']} key_size={w['key_size']} "
           f"value_size={w['value_size']} sync={w['sync']} disable_wal={w['disable_wal']}")
     print(f"command: `{' '.join(runs[0]['command_line'])}`\n")
     header = "| benchmark | " + " | ".join(f"{e} ops/s (min..max)" for e in engines)
@@ -65,8 +77,14 @@ def main(paths):
             row.append(f"{med[e]:,.0f} ({min(v):,.0f}..{max(v):,.0f})")
         if "sluice" in engines:
             for e in others:
-                ok = "sluice" in med and med.get(e, 0) > 0  # (0 ops/s: a step that did nothing)
-                row.append(f"{med['sluice'] / med[e]:.2f}x" if ok else "-")
+                # (0 ops/s: a step that did nothing)
+                ratios = [r["sluice"] / r[e] for (_, _, label), r in by_round.items()
+                          if label == b and "sluice" in r and r.get(e, 0) > 0]
+                if ratios:
+                    row.append(f"{statistics.median(ratios):.2f}x "
+                               f"({min(ratios):.2f}..{max(ratios):.2f})")
+                else:
+                    row.append("-")
         print("| " + " | ".join(row) + " |")
 
 

@@ -2,7 +2,9 @@
 # Installs every system package sluice needs to build, test and benchmark. Idempotent: packages
 # already present are skipped, so `make test` and `make bench` can call it every time.
 #
-#   scripts/install-deps.sh          everything (build, tests, benchmarks, fuzzing, Go checker)
+#   scripts/install-deps.sh          everything (build, tests, benchmarks, fuzzing, Go checker),
+#                                    and RocksDB's newest release build for sluice_bench
+#                                    (scripts/fetch-rocksdb-release.sh, from Maven Central)
 #   scripts/install-deps.sh --core   only what building the library needs (the Python package's
 #                                    build runs this when a library is missing)
 set -euo pipefail
@@ -23,6 +25,7 @@ PACKAGES=(
   librocksdb-dev libleveldb-dev
   python3 python3-pip python3-venv python3-pytest
   libasio-dev redis-tools redis-server nutcracker
+  maven unzip
 )
 
 if [ "$core" -eq 1 ]; then
@@ -46,15 +49,17 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; then
+    $SUDO apt-get update
+    $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
 fi
 
-echo "install-deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; then
-  $SUDO apt-get update
-  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+if [ "$core" -eq 0 ]; then
+  bash "$(dirname "$0")/fetch-rocksdb-release.sh"
 fi

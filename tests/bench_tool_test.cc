@@ -30,7 +30,9 @@
 #include "sluice_bench/engine_tables.h"
 #include "sluice_bench/histogram.h"
 #include "sluice_bench/key_format.h"
+#include "sluice_bench/machine_info.h"
 #include "sluice_bench/results_json.h"
+#include "sluice_bench/round_summary.h"
 #include "sluice_bench/value_generator.h"
 #include "support/map_engine.h"
 
@@ -388,20 +390,87 @@ TEST(BenchReportTest, MergeUsesWallClockForRatesAndThreadTimeForMicrosPerOp) {
   EXPECT_NE(FormatLatencyReport(r).find("Microseconds per read:\nCount: 2 "), std::string::npos);
 }
 
+BenchResult ResultAt(std::string name, double ops_per_sec) {
+  BenchResult r;
+  r.name = std::move(name);
+  r.ops = static_cast<uint64_t>(ops_per_sec);
+  r.elapsed_seconds = 1;
+  return r;
+}
+
 TEST(BenchReportTest, SummaryTableKeepsRepeatedBenchmarksApart) {
-  BenchResult first, second, skipped;
-  first.name = second.name = "readrandom";
-  first.ops = 100;
-  first.elapsed_seconds = 1;
-  second.ops = 300;
-  second.elapsed_seconds = 1;
+  BenchResult skipped;
   skipped.name = "fillseq";
   skipped.skipped = true;
-  const std::string table =
-      FormatSummaryTable({{"rocksdb", {first, second, skipped}}, {"leveldb", {second}}});
+  const std::vector<BenchmarkSpread> spreads =
+      SummarizeRounds({{{ResultAt("readrandom", 100), ResultAt("readrandom", 300), skipped},
+                        {ResultAt("readrandom", 300)}}});
+  const std::string table = FormatRoundsSummary({"rocksdb", "leveldb"}, 1, spreads);
   EXPECT_NE(table.find("readrandom #2"), std::string::npos) << table;
   EXPECT_NE(table.find("skipped"), std::string::npos) << table;
   EXPECT_NE(table.find("300"), std::string::npos) << table;
+  EXPECT_NE(table.find("rocksdb/leveldb"), std::string::npos) << table;
+  EXPECT_NE(table.find("0.33"), std::string::npos) << table;  // readrandom: 100 / 300
+}
+
+TEST(BenchRoundsTest, EachRoundRotatesTheEngineOrder) {
+  EXPECT_EQ(RoundOrder(3, 0), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(RoundOrder(3, 1), (std::vector<size_t>{1, 2, 0}));
+  EXPECT_EQ(RoundOrder(3, 2), (std::vector<size_t>{2, 0, 1}));
+  EXPECT_EQ(RoundOrder(3, 3), (std::vector<size_t>{0, 1, 2}));
+  // Over as many rounds as engines, every engine runs in every position once.
+  for (size_t engines = 1; engines <= 4; ++engines) {
+    std::vector<std::vector<int>> seen(engines, std::vector<int>(engines, 0));
+    for (size_t round = 0; round < engines; ++round) {
+      const std::vector<size_t> order = RoundOrder(engines, round);
+      for (size_t position = 0; position < engines; ++position) seen[order[position]][position]++;
+    }
+    for (const auto& row : seen) EXPECT_EQ(row, std::vector<int>(engines, 1));
+  }
+}
+
+TEST(BenchRoundsTest, MediansAndRangesOfFiguresAndOfEachRoundsRatio) {
+  ASSERT_TRUE(SpreadOf({3, 1, 2}).has_value());
+  EXPECT_DOUBLE_EQ(SpreadOf({3, 1, 2})->median, 2);
+  EXPECT_DOUBLE_EQ(SpreadOf({4, 1, 2, 3})->median, 2.5);
+  EXPECT_DOUBLE_EQ(SpreadOf({4, 1, 2, 3})->min, 1);
+  EXPECT_DOUBLE_EQ(SpreadOf({4, 1, 2, 3})->max, 4);
+  EXPECT_FALSE(SpreadOf({}).has_value());
+  // Three rounds of two engines; a slow third round for both: the ratio's median is that of
+  // the rounds' ratios (2, 2, 4 -> 2), not the ratio of the medians (200 / 90).
+  std::vector<std::vector<std::vector<BenchResult>>> rounds = {
+      {{ResultAt("fillseq", 200)}, {ResultAt("fillseq", 100)}},
+      {{ResultAt("fillseq", 220)}, {ResultAt("fillseq", 110)}},
+      {{ResultAt("fillseq", 80)}, {ResultAt("fillseq", 20)}},
+  };
+  const std::vector<BenchmarkSpread> s = SummarizeRounds(rounds);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_TRUE(s[0].ops_per_sec[0].has_value());
+  EXPECT_DOUBLE_EQ(s[0].ops_per_sec[0]->median, 200);
+  EXPECT_DOUBLE_EQ(s[0].ops_per_sec[1]->median, 100);
+  ASSERT_TRUE(s[0].ratios[0].has_value());
+  EXPECT_DOUBLE_EQ(s[0].ratios[0]->median, 2);
+  EXPECT_DOUBLE_EQ(s[0].ratios[0]->min, 2);
+  EXPECT_DOUBLE_EQ(s[0].ratios[0]->max, 4);
+  const std::string table = FormatRoundsSummary({"sluice", "rocksdb"}, 3, s);
+  EXPECT_NE(table.find("200 [80..220]"), std::string::npos) << table;
+  EXPECT_NE(table.find("2.00 [2.00..4.00]"), std::string::npos) << table;
+}
+
+TEST(BenchMachineTest, FileSystemIsTheDeepestMountHoldingThePath) {
+  const std::string mounts =
+      "/dev/vda / ext4 rw,relatime 0 0\n"
+      "tmpfs /tmp tmpfs rw 0 0\n"
+      "/dev/vdb /tmpfoo xfs rw 0 0\n";
+  EXPECT_EQ(FileSystemOf("/tmp/sluice_bench", mounts), "tmpfs (tmpfs)");
+  EXPECT_EQ(FileSystemOf("/tmp", mounts), "tmpfs (tmpfs)");
+  EXPECT_EQ(FileSystemOf("/tmpfoo/x", mounts), "xfs (/dev/vdb)");
+  EXPECT_EQ(FileSystemOf("/work/db", mounts), "ext4 (/dev/vda)");
+  const MachineInfo m = ReadMachineInfo("/tmp/does/not/exist/yet");
+  EXPECT_FALSE(m.cpu_model.empty());
+  EXPECT_GT(m.hardware_threads, 0u);
+  EXPECT_NE(m.kernel.find("Linux"), std::string::npos);
+  EXPECT_NE(m.file_system, "unknown");
 }
 
 TEST(BenchReportTest, JsonHasEveryResultField) {
@@ -423,9 +492,16 @@ TEST(BenchReportTest, JsonHasEveryResultField) {
   run.version = "RocksDB x";
   run.options = {{"block_size", "4096", ""}, {"num_levels", "7 (fixed)", "a note"}};
   run.results = {r};
-  const nlohmann::ordered_json doc = ResultsToJson(flags, RunInfo{"t", {"sluice_bench"}}, {run});
+  MachineInfo machine;
+  machine.cpu_model = "a CPU";
+  const nlohmann::ordered_json doc =
+      ResultsToJson(flags, RunInfo{"t", {"sluice_bench"}}, machine, {run}, {"rocksdb"},
+                    SummarizeRounds({{run.results}}));
   const auto parsed = nlohmann::json::parse(doc.dump());
   EXPECT_EQ(parsed["tool"], "sluice_bench");
+  EXPECT_EQ(parsed["machine"]["cpu_model"], "a CPU");
+  EXPECT_EQ(parsed["summary"][0]["benchmark"], "readrandom");
+  EXPECT_DOUBLE_EQ(parsed["summary"][0]["ops_per_sec"]["rocksdb"]["median"].get<double>(), 2.0);
   EXPECT_EQ(parsed["workload"]["num"], 1000000);
   const auto& e = parsed["engines"][0];
   EXPECT_EQ(e["engine"], "rocksdb");

@@ -241,10 +241,29 @@ TEST_F(BenchYcsbRunnerTest, LoadWritesRecordcountRecordsOfFieldcountTimesFieldle
   EXPECT_EQ(Metric(r[0], "insert_ops"), 2000);
 }
 
+TEST_F(BenchYcsbRunnerTest, WorkloadFByDefaultReadsThenPutsEvenWhereTheEngineHasAnRmw) {
+  engine_.native_rmw = true;
+  const auto r = Run({"ycsb_load", "ycsb_f"});
+  ASSERT_EQ(r.size(), 2u);
+  const double rmws = Metric(r[1], "read_modify_write_ops");
+  EXPECT_NEAR(rmws / 6000, 0.5, 0.03);
+  EXPECT_EQ(engine_.rmws, 0u);
+  EXPECT_EQ(engine_.puts, 2000u + static_cast<uint64_t>(rmws));
+}
+
+TEST_F(BenchYcsbRunnerTest, NativeRmwRowsAreSkippedByEnginesWithoutOne) {
+  const auto r = Run({"ycsb_load", "ycsb_a_native_rmw", "ycsb_f_native_rmw"});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r[1].skipped);
+  EXPECT_TRUE(r[2].skipped);
+  EXPECT_NE(r[2].skip_reason.find("no atomic read-modify-write"), std::string::npos)
+      << r[2].skip_reason;
+}
+
 TEST_F(BenchYcsbRunnerTest, WorkloadFDoesHalfReadModifyWritesNativelyWhenTheEngineCan) {
   engine_.native_rmw = true;
   flags_.threads = 2;
-  const auto r = Run({"ycsb_load", "ycsb_f"});
+  const auto r = Run({"ycsb_load", "ycsb_f_native_rmw"});
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[1].ops, 6000u);  // operationcount is for all threads together
   const double rmws = Metric(r[1], "read_modify_write_ops");

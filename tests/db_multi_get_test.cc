@@ -128,9 +128,11 @@ TEST_P(DBMultiGetTest, SeesOneStateWhileBatchesChangeTheKeys) {
       ASSERT_OK(db()->Write(WriteOptions(), &batch));
     }
   });
+  // Reads for a second and at least kMinReads times, however few a busy machine allows in it.
+  constexpr int kMinReads = 100;
   int mixed = 0, reads = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (std::chrono::steady_clock::now() < deadline || reads < kMinReads) {
     std::vector<std::string> got = Multi(keys);
     reads++;
     if (got[0] == "NOT_FOUND") {
@@ -142,7 +144,6 @@ TEST_P(DBMultiGetTest, SeesOneStateWhileBatchesChangeTheKeys) {
   stop = true;
   writer.join();
   EXPECT_EQ(0, mixed) << "over " << reads << " MultiGets";
-  EXPECT_GT(reads, 10);
 }
 
 TEST_P(DBMultiGetTest, BadInputNamesTheProblem) {

@@ -214,9 +214,16 @@ TEST(FloDBComponentTest, HoldsEntriesOnlyWhenWritersLackCoresAndUpdatesHit) {
     FloDBComponent c(options, env.context, stats);
     SequenceNumber seq = 0;
     std::map<int, SequenceNumber> newest;  // the last write of each key
-    // Several policy windows of writes.
+    // Several policy windows of writes, and beyond them until the drain thread has decided a
+    // window (one that held, where it holds): the drain thread decides only when it runs, which
+    // on a busy machine may be rarely. For at most 60 s.
+    const auto decided = [&] {
+      return stats->drain_windows.Get() > 0 && (!t.holds || stats->hold_windows.Get() > 0);
+    };
     const auto end = std::chrono::steady_clock::now() + 10 * FloDBComponent::kDrainWindow;
-    while (std::chrono::steady_clock::now() < end) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < end ||
+           (!decided() && std::chrono::steady_clock::now() < deadline)) {
       for (int i = 0; i < 1000; i++) {
         seq++;
         const int key = t.distinct_keys ? static_cast<int>(seq) : i;
@@ -260,9 +267,18 @@ TEST(FloDBComponentTest, NewKeysGoBelowWhileScansDrainAndScansMissNothing) {
       written.store(i + 1, std::memory_order_release);
     }
   });
+  // Scans for 20 windows and at least 20 times, and beyond that until the drain thread has
+  // decided a window for scans and a new key has gone below in one (both need the drain
+  // thread and the writer to run, which on a busy machine may be rarely). For at most 10 s:
+  // the writer never stops, and its keys fill memory.
+  const auto went_below = [&] {
+    return stats->memtable_for_scans.Get() > 0 && stats->scan_windows.Get() > 0;
+  };
   int scans = 0;
   const auto end = std::chrono::steady_clock::now() + 20 * FloDBComponent::kDrainWindow;
-  while (std::chrono::steady_clock::now() < end || scans < 20) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < end || scans < 20 ||
+         (!went_below() && std::chrono::steady_clock::now() < deadline)) {
     bool piggybacked = false;
     const SequenceNumber s = c.PrepareScan(/*allow_piggyback=*/false, &piggybacked);
     auto it = c.NewIterator();
@@ -276,9 +292,14 @@ TEST(FloDBComponentTest, NewKeysGoBelowWhileScansDrainAndScansMissNothing) {
   const uint64_t below_while_scanning = stats->memtable_for_scans.Get();
   EXPECT_GT(below_while_scanning, 0u);
   EXPECT_GT(stats->scan_windows.Get(), 0u);
-  // No scans for a few windows: new keys stay in the Membuffer again.
+  // No scans: once the drain thread has decided a window without them, new keys stay in the
+  // Membuffer again. Waited for (at most 10 s, as above), not assumed to take a few windows.
   const uint64_t adds_before = stats->membuffer_adds.Get();
-  std::this_thread::sleep_for(5 * FloDBComponent::kDrainWindow);
+  const auto adds_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (stats->membuffer_adds.Get() == adds_before &&
+         std::chrono::steady_clock::now() < adds_deadline) {
+    std::this_thread::sleep_for(FloDBComponent::kDrainWindow);
+  }
   EXPECT_GT(stats->membuffer_adds.Get(), adds_before);
   stop.store(true);
   writer.join();

@@ -177,21 +177,40 @@ def test_column_families(tmp_path, mode, sync):
     d.final_verify()
 
 
+# The load that must move files: operations per thread of one run from an empty database
+# (a fixed amount of work, not of time, so a slow or busy machine does the same), and how many
+# such runs may go by without a move before the test fails.
+SEQUENTIAL_LOAD_OPS = 20000
+SEQUENTIAL_LOAD_ATTEMPTS = 5
+
+
+def load_until_a_file_moves(d):
+    """Runs the sequential load to its end from an empty database until a run reports a file
+    moved down a level whole. A killed run may die before it reports its moves, and how many
+    moves a time-bounded run makes depends on the machine's speed, so the kill cycles alone
+    cannot be relied on to see one."""
+    for _ in range(SEQUENTIAL_LOAD_ATTEMPTS):
+        d.run(["--destroy", "--duration=0", f"--ops_per_thread={SEQUENTIAL_LOAD_OPS}",
+               f"--seed={d.rng.randrange(1, 2**31)}"])
+        if d.trivial_moves > 0:
+            return
+    pytest.fail(f"{SEQUENTIAL_LOAD_ATTEMPTS} sequential loads of {SEQUENTIAL_LOAD_OPS} "
+                f"operations per thread moved no file down a level; runs: {d.log}")
+
+
 @pytest.mark.parametrize("mode", ["blackbox", "whitebox", "power_loss"])
 @pytest.mark.parametrize("component", ["flodb", "skiplist"])
 def test_sequential_writes_move_files(tmp_path, component, mode):
     """Keys written in ascending order, as a bulk load writes them: flushed files cover
     disjoint ranges and compactions move them down a level whole (trivial moves), which
-    uniform keys never cause. Every restart verifies, flushes, reopens and verifies again, so a
-    moved file that recovery takes for obsolete (the bug 322b58f fixed: the first deletion pass
-    after open removed it) fails the run."""
+    uniform keys never cause. A load that runs to its end first leaves moved files; then the
+    kill cycles. Every restart verifies, flushes, reopens and verifies again, so a moved file
+    that recovery takes for obsolete (the bug 322b58f fixed: the first deletion pass after open
+    removed it) fails the run."""
     d = Driver(tmp_path, component, False, power_loss=mode == "power_loss",
                extra=["--sequential_writes=1", "--max_key=100000"])
     points = kill_points()
-    if mode == "whitebox":
-        # A load that runs to its end first, so that the kill points below meet moved files
-        # (and the run reports its moves: a killed run may die before its first report).
-        d.run(["--duration=1.5", f"--seed={d.rng.randrange(1, 2**31)}"])
+    load_until_a_file_moves(d)
     for _ in range(CYCLES):
         seed = f"--seed={d.rng.randrange(1, 2**31)}"
         if mode == "whitebox":
@@ -201,7 +220,6 @@ def test_sequential_writes_move_files(tmp_path, component, mode):
         else:
             d.run(["--duration=60", seed], kill_after=d.rng.uniform(1.0, 2.5))
     d.final_verify()
-    assert d.trivial_moves > 0, f"no file was moved down a level; runs: {d.log}"
 
 
 def test_every_kill_point_in_the_engine_is_listed():
@@ -220,9 +238,16 @@ def test_every_kill_point_in_the_engine_is_listed():
 def test_a_lost_acknowledged_write_is_caught(tmp_path):
     """The check can fail: cut the WAL after a kill and the next verification must say so."""
     d = Driver(tmp_path, "skiplist", False)
-    # A large memory component: everything stays in the WAL, nothing is flushed.
-    d.run(["--duration=60", "--write_buffer_size=268435456", "--seed=7"], kill_after=1.0)
-    logs = sorted((tmp_path / "db").glob("*.log"))
+    # A large memory component: everything stays in the WAL, nothing is flushed. The cut must
+    # lose acknowledged writes, so the WAL must hold some beyond the few in flight at the kill:
+    # a run that a busy machine left with a short WAL is repeated, killed later each time (each
+    # run starts a new WAL, the newest).
+    for kill_after in (1.0, 2.0, 4.0, 8.0, 16.0):
+        d.run(["--duration=60", "--write_buffer_size=268435456", "--seed=7"],
+              kill_after=kill_after)
+        logs = sorted((tmp_path / "db").glob("*.log"))
+        if logs and logs[-1].stat().st_size >= 64 << 10:
+            break
     assert logs, "no WAL file"
     newest = logs[-1]
     os.truncate(newest, newest.stat().st_size // 2)

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
 #include <map>
 #include <ostream>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "sluice/options.h"
@@ -114,7 +116,10 @@ BenchFlags DefaultBenchFlags() {
   e.bloom_bits = defaults.bloom_bits_per_key;
   e.compression = FromSluice(defaults.compression);
   e.max_background_jobs = defaults.max_background_jobs;
-  e.subcompactions = 0;  // each engine's own default
+  // sluice's default (Options::max_subcompactions 0: one per core, at most
+  // kDefaultMaxSubcompactions), given to RocksDB too, whose own default is 1.
+  e.subcompactions = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u,
+                                                 sluice::Options::kDefaultMaxSubcompactions));
   e.max_open_files = defaults.max_open_files;
   e.num_levels = defaults.num_levels;
   e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;
@@ -256,7 +261,13 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_flag("--ycsb_writeallfields", f.ycsb_writeallfields,
                "ycsb_*: YCSB writeallfields (updates write a whole record, no read)");
   app.add_flag("--ycsb_native_rmw", f.ycsb_native_rmw,
-               "ycsb_*: sluice updates through its atomic ReadModifyWrite (0: Get then Put)");
+               "ycsb_a..f: updates through the engine's atomic ReadModifyWrite where it has "
+               "one (default: Get then Put for every engine; ycsb_a_native_rmw and "
+               "ycsb_f_native_rmw are those rows)");
+  app.add_option("--repeats", f.repeats,
+                 "Rounds of the whole run, the engines' order rotated each round; the summary "
+                 "gives the median and min..max of every figure and ratio")
+      ->check(CLI::Range(1, 1000));
   app.add_option("--db", f.db, "Parent directory of the databases")
       ->check(CLI::NonexistentPath | CLI::ExistingDirectory);
   app.add_flag("--use_existing_db", f.use_existing_db,
@@ -339,8 +350,9 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
                  "Background threads for flush and compaction")
       ->check(CLI::Range(1, 256));
   app.add_option("--subcompactions", e.subcompactions,
-                 "Key ranges one compaction is split into, merged in parallel (0: each engine's "
-                 "default: sluice one per core up to 4, RocksDB 1)")
+                 "Key ranges one compaction is split into, merged in parallel (default: sluice's, "
+                 "one per core up to 4, for sluice and RocksDB alike; 0: each engine's own, "
+                 "RocksDB's 1)")
       ->check(CLI::Range(0, 256));
   app.add_option("--compaction_pri", e.compaction_pri,
                  "File a compaction into the next level takes: default (each engine's own: "
@@ -354,6 +366,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
               {"min_overlapping_ratio", CompactionPriKind::kMinOverlappingRatio},
               {"3", CompactionPriKind::kMinOverlappingRatio}},
           CLI::ignore_case));
+  app.add_option("--rocksdb_library", e.rocksdb_library,
+                 "The RocksDB shared library the rocksdb engine loads (its C API); default: the "
+                 "release build scripts/install-deps.sh fetches, else Debian's")
+      ->check(CLI::ExistingFile);
   app.add_option("--open_files", e.max_open_files, "SST files kept open")
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--mmap_read", e.mmap_read,

@@ -69,15 +69,20 @@ struct BenchFlags {
   std::string rmw = "native";
   // ycsb_*: YCSB's core workload properties (--num is recordcount). operationcount is for all
   // threads together (0: --reads); maxscanlength and requestdistribution override the
-  // workload's when set; ycsb_native_rmw: sluice updates through its atomic ReadModifyWrite
-  // (false: Get then Put, as the other engines).
+  // workload's when set; ycsb_native_rmw: ycsb_a..f's updates through the engine's atomic
+  // ReadModifyWrite where it has one (false, the default: Get then Put for every engine, as
+  // YCSB's RocksDB binding does; ycsb_a_native_rmw and ycsb_f_native_rmw report that path as
+  // rows of their own).
   int64_t ycsb_operationcount = 0;
   int ycsb_fieldcount = 10;
   int ycsb_fieldlength = 100;
   int ycsb_maxscanlength = 0;
   std::string ycsb_requestdistribution;
   bool ycsb_writeallfields = false;
-  bool ycsb_native_rmw = true;
+  bool ycsb_native_rmw = false;
+  // Rounds of the whole run (every engine, every benchmark); round r runs the engines rotated
+  // by r, and the summary gives medians and min..max (round_summary.h).
+  int repeats = 1;
   // Where to write the JSON results; empty for none.
   std::string json_path;
   EngineOptions engine;

@@ -105,6 +105,12 @@ constexpr std::array kBenchmarks = {
                   "YCSB workload E: 95% scans of 1..100 records, 5% inserts, zipfian"},
     BenchmarkSpec{"ycsb_f", BenchKind::kYcsbF, false, "op",
                   "YCSB workload F: 50% reads, 50% read-modify-writes, zipfian"},
+    BenchmarkSpec{"ycsb_a_native_rmw", BenchKind::kYcsbANativeRmw, false, "op",
+                  "ycsb_a with each update through the engine's atomic read-modify-write "
+                  "(sluice only; the others skip it)"},
+    BenchmarkSpec{"ycsb_f_native_rmw", BenchKind::kYcsbFNativeRmw, false, "op",
+                  "ycsb_f with each read-modify-write through the engine's atomic one "
+                  "(sluice only; the others skip it)"},
     BenchmarkSpec{"compact", BenchKind::kCompact, false, "", "compact the whole key range"},
     BenchmarkSpec{"flush", BenchKind::kFlush, false, "", "flush the memory component"},
     BenchmarkSpec{"waitforcompaction", BenchKind::kWaitForCompaction, false, "",

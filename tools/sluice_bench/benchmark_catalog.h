@@ -55,6 +55,10 @@ enum class BenchKind {
   kYcsbD,
   kYcsbE,
   kYcsbF,
+  // Workloads A and F with every update through the engine's atomic read-modify-write
+  // (sluice's ReadModifyWrite) instead of Get then Put; engines without one skip them.
+  kYcsbANativeRmw,
+  kYcsbFNativeRmw,
   kCompact,
   kFlush,
   kWaitForCompaction,
@@ -69,11 +73,17 @@ inline bool IsBufferMix(BenchKind kind) {
 }
 
 inline bool IsYcsb(BenchKind kind) {
-  return kind >= BenchKind::kYcsbLoad && kind <= BenchKind::kYcsbF;
+  return kind >= BenchKind::kYcsbLoad && kind <= BenchKind::kYcsbFNativeRmw;
+}
+
+inline bool IsYcsbNativeRmw(BenchKind kind) {
+  return kind == BenchKind::kYcsbANativeRmw || kind == BenchKind::kYcsbFNativeRmw;
 }
 
 // The workload letter of ycsb_a .. ycsb_f ('A' .. 'F'); 0 for any other benchmark.
 inline char YcsbLetter(BenchKind kind) {
+  if (kind == BenchKind::kYcsbANativeRmw) return 'A';
+  if (kind == BenchKind::kYcsbFNativeRmw) return 'F';
   if (kind < BenchKind::kYcsbA || kind > BenchKind::kYcsbF) return 0;
   return static_cast<char>('A' + (static_cast<int>(kind) - static_cast<int>(BenchKind::kYcsbA)));
 }

@@ -96,8 +96,8 @@ bool BenchmarkRunner::Run(std::vector<BenchResult>* results, std::string* error)
     std::fflush(out_);
     results->push_back(std::move(result));
   }
-  disk_.background_bytes_written = engine_->BackgroundBytesWritten();
   EngineStatus closed = engine_->Close();
+  disk_.background_bytes_written = engine_->BackgroundBytesWritten();
   MeasureDirectory(db_path_, &disk_);
   fmt::print(out_, "{}\n", FormatDiskReport(disk_));
   if (ok && !closed.ok()) {
@@ -175,7 +175,9 @@ BenchmarkRunner::Workload BenchmarkRunner::MakeWorkload(const BenchmarkSpec& spe
     case BenchKind::kYcsbC:
     case BenchKind::kYcsbD:
     case BenchKind::kYcsbE:
-    case BenchKind::kYcsbF: w.ops = YcsbSettingsFromFlags().operationcount; break;
+    case BenchKind::kYcsbF:
+    case BenchKind::kYcsbANativeRmw:
+    case BenchKind::kYcsbFNativeRmw: w.ops = YcsbSettingsFromFlags().operationcount; break;
     default: break;
   }
   return w;
@@ -299,6 +301,10 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
     bool ok = true;
     if (StopsBenchmark(engine_->NativeRmwSupport(), spec.name, result, error, &ok)) return ok;
   }
+  if (IsYcsbNativeRmw(spec.kind)) {
+    bool ok = true;
+    if (StopsBenchmark(engine_->NativeRmwSupport(), spec.name, result, error, &ok)) return ok;
+  }
   const int total = readers + (with_writer ? 1 : 0);
 
   std::unique_ptr<KVMemoryComponentDriver> driver;
@@ -373,7 +379,9 @@ bool BenchmarkRunner::RunThreads(const BenchmarkSpec& spec, uint64_t index, Benc
           case BenchKind::kYcsbC:
           case BenchKind::kYcsbD:
           case BenchKind::kYcsbE:
-          case BenchKind::kYcsbF: DoYcsb(ctx, w, ycsb.get()); break;
+          case BenchKind::kYcsbF:
+          case BenchKind::kYcsbANativeRmw:
+          case BenchKind::kYcsbFNativeRmw: DoYcsb(ctx, w, ycsb.get()); break;
           case BenchKind::kPersist:
           case BenchKind::kBufferFootprint:
           case BenchKind::kBufferInsert:

@@ -97,7 +97,15 @@ class LevelDBEngine final : public KVEngine {
 
   std::string_view name() const override { return "leveldb"; }
   std::string version() const override {
-    return fmt::format("LevelDB {}.{}", leveldb::kMajorVersion, leveldb::kMinorVersion);
+    return fmt::format("LevelDB {}.{}, {}", leveldb::kMajorVersion, leveldb::kMinorVersion,
+                       SLUICE_BENCH_LEVELDB_ASSERTIONS ? "assertions enabled" : "release build");
+  }
+  std::string build_note() const override {
+    if (!SLUICE_BENCH_LEVELDB_ASSERTIONS) return "";
+    return fmt::format(
+        "{} is built with assertions (Debian packages it so; no release build of "
+        "LevelDB is packaged)",
+        SLUICE_BENCH_LEVELDB_LIBRARY);
   }
   std::string_view stats_property() const override { return "leveldb.stats"; }
 
@@ -204,6 +212,7 @@ class LevelDBEngine final : public KVEngine {
   }
 
   EngineStatus Close() override {
+    if (db_ != nullptr) bytes_at_close_ = BackgroundBytesWritten();
     db_.reset();
     return EngineStatus::OK();
   }
@@ -270,6 +279,7 @@ class LevelDBEngine final : public KVEngine {
   // The Write(MB) column of "leveldb.stats" summed over the levels (L0's is the flushes);
   // whole megabytes per level.
   std::optional<uint64_t> BackgroundBytesWritten() override {
+    if (db_ == nullptr) return bytes_at_close_;
     std::string stats;
     if (!db_->GetProperty("leveldb.stats", &stats)) return std::nullopt;
     double mb = 0;
@@ -335,6 +345,8 @@ class LevelDBEngine final : public KVEngine {
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::DB> db_;
+  // BackgroundBytesWritten as Close found it.
+  std::optional<uint64_t> bytes_at_close_;
 };
 
 }  // namespace

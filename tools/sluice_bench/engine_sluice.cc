@@ -109,8 +109,19 @@ class SluiceEngine final : public KVEngine {
 
   std::string_view name() const override { return "sluice"; }
   std::string version() const override {
-    return fmt::format("sluice {}", SLUICE_BENCH_SLUICE_VERSION);
+    // The library is built with the flags of this binary (the same CMake build).
+#ifdef NDEBUG
+    return fmt::format("sluice {}, release build", SLUICE_BENCH_SLUICE_VERSION);
+#else
+    return fmt::format("sluice {}, assertions enabled", SLUICE_BENCH_SLUICE_VERSION);
+#endif
   }
+#ifndef NDEBUG
+  std::string build_note() const override {
+    return "this sluice_bench and its sluice library are built with assertions (not the "
+           "release preset): its figures are no measure of sluice";
+  }
+#endif
   std::string_view stats_property() const override { return "sluice.stats"; }
 
   EngineStatus Configure(const EngineOptions& o) override {
@@ -237,6 +248,7 @@ class SluiceEngine final : public KVEngine {
 
   EngineStatus Close() override {
     if (db_ == nullptr) return EngineStatus::OK();
+    bytes_at_close_ = BackgroundBytesWritten();
     sluice::Status s = db_->Close();
     db_.reset();
     handles_.clear();
@@ -365,6 +377,7 @@ class SluiceEngine final : public KVEngine {
   }
 
   std::optional<uint64_t> BackgroundBytesWritten() override {
+    if (db_ == nullptr) return bytes_at_close_;
     std::string counters;
     if (!db_->GetProperty("sluice.io-counters", &counters)) return std::nullopt;
     uint64_t total = 0;
@@ -476,6 +489,8 @@ class SluiceEngine final : public KVEngine {
   const sluice::ReadOptions read_options_;
   sluice::Options options_;
   std::unique_ptr<sluice::DB> db_;
+  // BackgroundBytesWritten as Close found it.
+  std::optional<uint64_t> bytes_at_close_;
   std::vector<sluice::ColumnFamilyHandle*> handles_;  // empty: the default family only
 };
 

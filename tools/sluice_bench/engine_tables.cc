@@ -11,8 +11,13 @@
 namespace sluice_bench {
 namespace {
 
-// Column widths fitted to the content.
-std::string FormatTable(const std::vector<std::vector<std::string>>& cells) {
+void AddName(std::vector<std::string>* names, const std::string& name) {
+  if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
+}
+
+}  // namespace
+
+std::string FormatAlignedTable(const std::vector<std::vector<std::string>>& cells) {
   std::vector<size_t> widths;
   for (const auto& row : cells) {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
@@ -29,12 +34,6 @@ std::string FormatTable(const std::vector<std::vector<std::string>>& cells) {
   }
   return out;
 }
-
-void AddName(std::vector<std::string>* names, const std::string& name) {
-  if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
-}
-
-}  // namespace
 
 std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns) {
   std::vector<std::string> names;
@@ -54,7 +53,7 @@ std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns) 
     }
     cells.push_back(std::move(line));
   }
-  std::string out = FormatTable(cells);
+  std::string out = FormatAlignedTable(cells);
   for (const auto& column : columns) {
     for (const OptionRow& row : column.rows) {
       if (!row.note.empty())
@@ -62,46 +61,6 @@ std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns) 
     }
   }
   return out;
-}
-
-std::string FormatSummaryTable(const std::vector<EngineResultsColumn>& columns) {
-  // A benchmark listed twice gets a row per occurrence: "readrandom", "readrandom #2".
-  auto row_labels = [](const std::vector<BenchResult>& results) {
-    std::vector<std::string> labels;
-    for (size_t i = 0; i < results.size(); ++i) {
-      const auto occurrence =
-          std::count_if(results.begin(), results.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                        [&](const BenchResult& r) { return r.name == results[i].name; });
-      labels.push_back(occurrence == 1 ? results[i].name
-                                       : fmt::format("{} #{}", results[i].name, occurrence));
-    }
-    return labels;
-  };
-  std::vector<std::string> names;
-  std::vector<std::vector<std::string>> labels;
-  for (const auto& column : columns) {
-    labels.push_back(row_labels(column.results));
-    for (const std::string& label : labels.back()) AddName(&names, label);
-  }
-  std::vector<std::vector<std::string>> cells;
-  std::vector<std::string> header{"ops/sec"};
-  for (const auto& column : columns) header.push_back(column.engine);
-  cells.push_back(std::move(header));
-  for (const std::string& name : names) {
-    std::vector<std::string> line{name};
-    for (size_t c = 0; c < columns.size(); ++c) {
-      const auto it = std::find(labels[c].begin(), labels[c].end(), name);
-      if (it == labels[c].end()) {
-        line.push_back("-");
-        continue;
-      }
-      const BenchResult& r = columns[c].results[static_cast<size_t>(it - labels[c].begin())];
-      line.push_back(r.skipped ? std::string("skipped")
-                               : fmt::format("{}", static_cast<int64_t>(r.OpsPerSec())));
-    }
-    cells.push_back(std::move(line));
-  }
-  return FormatTable(cells);
 }
 
 }  // namespace sluice_bench

@@ -1,8 +1,6 @@
-// sluice_bench/engine_tables.h — side-by-side tables across the engines of one run.
-//
-// The options table shows, option by option, the value each engine was actually given (read
-// back from its adapter), with footnotes where an engine cannot match; the summary table puts
-// every engine's ops/sec for each benchmark next to each other.
+// sluice_bench/engine_tables.h — the options table of a run: option by option, the value each
+// engine was actually given (read back from its adapter), with footnotes where an engine cannot
+// match. (The results' summary across engines and rounds is round_summary.h's.)
 
 #ifndef SLUICE_BENCH_ENGINE_TABLES_H_
 #define SLUICE_BENCH_ENGINE_TABLES_H_
@@ -20,18 +18,13 @@ struct EngineOptionsColumn {
   std::vector<OptionRow> rows;
 };
 
-struct EngineResultsColumn {
-  std::string engine;
-  std::vector<BenchResult> results;
-};
+// Rows of cells as aligned text, each line indented by two spaces: the first column
+// left-aligned, the others right-aligned, every column as wide as its widest cell.
+std::string FormatAlignedTable(const std::vector<std::vector<std::string>>& cells);
 
 // Rows in the order of first appearance across the columns; "-" where an engine has no row.
 // Notes follow as "[engine] option: note" lines.
 std::string FormatOptionsTable(const std::vector<EngineOptionsColumn>& columns);
-
-// One row per benchmark name (in order of first appearance), ops/sec per engine ("skipped" or
-// "-" where there is none).
-std::string FormatSummaryTable(const std::vector<EngineResultsColumn>& columns);
 
 }  // namespace sluice_bench
 

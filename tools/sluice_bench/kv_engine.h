@@ -98,6 +98,9 @@ struct EngineOptions {
   // sluice's Options::level0_compression (the L0 files flushes write); the other engines
   // compress every level with --compression_type.
   CompressionKind level0_compression = CompressionKind::kNone;
+  // RocksDB: the shared library to load (empty: the release build scripts/install-deps.sh
+  // fetches, falling back to the one sluice_bench was compiled against, with a note).
+  std::string rocksdb_library;
   // sluice and RocksDB: column families the keys are spread over (each key's family chosen by
   // FamilyIndexFor; 1: the default family only). LevelDB has none and ignores it.
   int num_column_families = 1;
@@ -261,8 +264,11 @@ class KVEngine {
 
   // "sluice", "rocksdb" or "leveldb": also the name of the engine's directory under --db.
   virtual std::string_view name() const = 0;
-  // Library name and version, e.g. "RocksDB 7.8.3".
+  // Library name, version and build kind, e.g. "RocksDB 11.8.1, release build".
   virtual std::string version() const = 0;
+  // What a reader of the results must know about the build or library the run uses (e.g. that
+  // it has assertions compiled in, or was a fallback); "" for nothing. REQUIRES: Configure.
+  virtual std::string build_note() const { return ""; }
   // The property GetStats reads ("rocksdb.stats", ...).
   virtual std::string_view stats_property() const = 0;
 
@@ -326,7 +332,9 @@ class KVEngine {
   // The text of stats_property().
   virtual EngineStatus GetStats(std::string* stats) = 0;
   // Bytes the engine's flushes and compactions have written to table files since Open (the
-  // numerator of write amplification); nullopt where the engine cannot tell.
+  // numerator of write amplification); nullopt where the engine cannot tell. After Close: the
+  // figure as of the close (the runner asks then, so that work finished just before the close
+  // is counted wherever the engine reports it late, as RocksDB's LOG does).
   virtual std::optional<uint64_t> BackgroundBytesWritten() { return std::nullopt; }
 
   // Engine-specific cumulative counters since Open (sluice: its FloDB statistics); none by

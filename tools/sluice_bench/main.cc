@@ -1,5 +1,6 @@
-// sluice_bench/main.cc — entry point: parse flags, configure every engine, print the shared
-// configuration, run the benchmarks engine after engine, then the summary and the JSON file.
+// sluice_bench/main.cc — entry point: parse flags, configure every engine, print the machine
+// and the shared configuration, run the benchmarks engine after engine for each round (the
+// order rotated every round), then the summary (medians and ranges) and the JSON file.
 
 #include <fmt/format.h>
 
@@ -18,7 +19,9 @@
 #include "sluice_bench/engine_registry.h"
 #include "sluice_bench/engine_tables.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/machine_info.h"
 #include "sluice_bench/results_json.h"
+#include "sluice_bench/round_summary.h"
 
 namespace sluice_bench {
 namespace {
@@ -27,14 +30,26 @@ namespace {
 constexpr int kExitConfiguration = 2;
 constexpr int kExitEngineError = 1;
 
-void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngine>>& engines) {
-  std::string names;
-  for (const auto& e : engines) names += (names.empty() ? "" : ", ") + e->version();
+void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngine>>& engines,
+                   const MachineInfo& machine) {
   const double entries = static_cast<double>(f.num);
   const double compressed_value = f.value_size * f.compression_ratio;
-  fmt::print("Engines:    {}\n", names);
+  for (size_t i = 0; i < engines.size(); ++i) {
+    fmt::print("{}{}\n", i == 0 ? "Engines:    " : "            ", engines[i]->version());
+  }
+  for (const auto& e : engines) {
+    const std::string note = e->build_note();
+    if (!note.empty()) fmt::print("  NOTE [{}] {}\n", e->name(), note);
+  }
   fmt::print("Date:       {}\n", UtcTimestamp());
-  fmt::print("CPUs:       {}\n", std::thread::hardware_concurrency());
+  fmt::print("CPU:        {} ({} hardware threads)\n", machine.cpu_model, machine.hardware_threads);
+  fmt::print("Kernel:     {}\n", machine.kernel);
+  fmt::print("Files:      {} under {}\n", machine.file_system, f.db);
+  fmt::print("Built with: {}; {}\n", machine.compiler, machine.build_flags);
+  if (f.repeats > 1) {
+    fmt::print("Rounds:     {} (the engines' order rotated each round; medians [min..max])\n",
+               f.repeats);
+  }
   fmt::print("Keys:       {} bytes each ({})\n", f.key_size, KeyFormatName(f.key_format));
   if (f.engine.compression == CompressionKind::kNone) {
     fmt::print("Values:     {} bytes each (stored uncompressed)\n", f.value_size);
@@ -61,13 +76,14 @@ void PrintWorkload(const BenchFlags& f, const std::vector<std::unique_ptr<KVEngi
   if (ycsb) {
     fmt::print(
         "YCSB:       recordcount {} (--num), operationcount {}, {} fields x {} bytes, keys "
-        "user<fnvhash64>, writeallfields {}, updates on sluice {}; per-operation latencies "
-        "always\n",
+        "user<fnvhash64>, writeallfields {}, updates {} (ycsb_*_native_rmw: through the "
+        "engine's atomic read-modify-write); per-operation latencies always\n",
         f.num,
         f.ycsb_operationcount > 0 ? static_cast<uint64_t>(f.ycsb_operationcount)
                                   : f.EffectiveReads(),
         f.ycsb_fieldcount, f.ycsb_fieldlength, f.ycsb_writeallfields,
-        f.ycsb_native_rmw ? "through ReadModifyWrite" : "Get then Put");
+        f.ycsb_native_rmw ? "through ReadModifyWrite where the engine has one"
+                          : "Get then Put on every engine");
   }
 }
 
@@ -107,7 +123,8 @@ int Main(int argc, char** argv) {
   info.started_at = UtcTimestamp();
   for (int i = 0; i < argc; ++i) info.command_line.emplace_back(argv[i]);
 
-  PrintWorkload(flags, engines);
+  const MachineInfo machine = ReadMachineInfo(flags.db);
+  PrintWorkload(flags, engines, machine);
   std::vector<EngineOptionsColumn> option_columns;
   for (const auto& engine : engines) {
     option_columns.push_back({std::string(engine->name()), engine->DescribeOptions()});
@@ -118,37 +135,56 @@ int Main(int argc, char** argv) {
   std::fflush(stdout);
 
   std::vector<EngineRun> runs;
+  // results[round][engine], engines in --engine's order, for the summary.
+  std::vector<std::vector<std::vector<BenchResult>>> results;
   bool all_ok = true;
-  for (size_t i = 0; i < engines.size(); ++i) {
-    KVEngine* engine = engines[i].get();
-    EngineRun run;
-    run.engine = std::string(engine->name());
-    run.version = engine->version();
-    run.db_path = flags.db + "/" + run.engine;
-    run.options = option_columns[i].rows;
-    fmt::print("\n== engine: {} ({}) ==\n", run.engine, run.version);
-    std::fflush(stdout);
-    BenchmarkRunner runner(flags, engine, run.db_path, stdout);
-    std::string error;
-    const bool ran = runner.Run(&run.results, &error);
-    run.disk = runner.disk();
-    if (!ran) {
-      run.ok = false;
-      run.error = error;
-      all_ok = false;
-      fmt::print(stderr, "sluice_bench: {}: {}\n", run.engine, error);
+  const size_t rounds = static_cast<size_t>(flags.repeats);
+  for (size_t round = 0; round < rounds && all_ok; ++round) {
+    results.emplace_back(engines.size());
+    for (size_t i : RoundOrder(engines.size(), round)) {
+      KVEngine* engine = engines[i].get();
+      EngineRun run;
+      run.engine = std::string(engine->name());
+      run.version = engine->version();
+      run.round = round + 1;
+      run.db_path = flags.db + "/" + run.engine;
+      run.options = option_columns[i].rows;
+      if (rounds > 1) {
+        fmt::print("\n== round {}/{}, engine: {} ({}) ==\n", round + 1, rounds, run.engine,
+                   run.version);
+      } else {
+        fmt::print("\n== engine: {} ({}) ==\n", run.engine, run.version);
+      }
+      std::fflush(stdout);
+      BenchmarkRunner runner(flags, engine, run.db_path, stdout);
+      std::string error;
+      const bool ran = runner.Run(&run.results, &error);
+      run.disk = runner.disk();
+      if (!ran) {
+        run.ok = false;
+        run.error = error;
+        all_ok = false;
+        fmt::print(stderr, "sluice_bench: {}: {}\n", run.engine, error);
+      }
+      results[round][i] = run.results;
+      runs.push_back(std::move(run));
     }
-    runs.push_back(std::move(run));
   }
 
-  if (runs.size() > 1) {
-    std::vector<EngineResultsColumn> columns;
-    for (const EngineRun& run : runs) columns.push_back({run.engine, run.results});
-    fmt::print("\n== summary ==\n{}", FormatSummaryTable(columns));
+  std::vector<std::string> engine_names;
+  for (const auto& e : engines) engine_names.emplace_back(e->name());
+  const std::vector<BenchmarkSpread> spreads = SummarizeRounds(results);
+  if (engines.size() > 1 || rounds > 1) {
+    fmt::print("\n== summary{} ==\n{}",
+               rounds > 1 ? fmt::format(" of {} rounds", results.size()) : std::string(),
+               FormatRoundsSummary(engine_names, results.size(), spreads));
+    fmt::print("Measured on: {} ({} hardware threads), {}\n", machine.cpu_model,
+               machine.hardware_threads, UtcTimestamp());
   }
   if (!flags.json_path.empty()) {
     std::string error;
-    if (!WriteJsonFile(flags.json_path, ResultsToJson(flags, info, runs), &error)) {
+    if (!WriteJsonFile(flags.json_path,
+                       ResultsToJson(flags, info, machine, runs, engine_names, spreads), &error)) {
       fmt::print(stderr, "--json: {}\n", error);
       return kExitEngineError;
     }

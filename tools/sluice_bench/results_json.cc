@@ -72,14 +72,27 @@ json BenchResultToJson(const BenchResult& r) {
   return j;
 }
 
-json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
-                   const std::vector<EngineRun>& runs) {
+namespace {
+
+json SpreadToJson(const Spread& s) {
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"rounds", s.values}};
+}
+
+}  // namespace
+
+json ResultsToJson(const BenchFlags& flags, const RunInfo& info, const MachineInfo& machine,
+                   const std::vector<EngineRun>& runs, const std::vector<std::string>& engine_names,
+                   const std::vector<BenchmarkSpread>& spreads) {
   json doc;
   doc["tool"] = "sluice_bench";
   doc["format_version"] = kResultsFormatVersion;
   doc["started_at"] = info.started_at;
   doc["command_line"] = info.command_line;
-  doc["machine"] = {{"hardware_threads", std::thread::hardware_concurrency()}};
+  doc["machine"] = {
+      {"cpu_model", machine.cpu_model}, {"hardware_threads", machine.hardware_threads},
+      {"kernel", machine.kernel},       {"file_system", machine.file_system},
+      {"compiler", machine.compiler},   {"build_flags", machine.build_flags}};
+  doc["repeats"] = flags.repeats;
   doc["workload"] = {
       {"benchmarks", flags.benchmarks},
       {"num", flags.num},
@@ -110,6 +123,7 @@ json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
     json e;
     e["engine"] = run.engine;
     e["version"] = run.version;
+    e["round"] = run.round;
     e["db_path"] = run.db_path;
     e["ok"] = run.ok;
     if (!run.ok) e["error"] = run.error;
@@ -138,6 +152,24 @@ json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
     engines.push_back(std::move(e));
   }
   doc["engines"] = std::move(engines);
+  json summary = json::array();
+  for (const BenchmarkSpread& s : spreads) {
+    json b;
+    b["benchmark"] = s.label;
+    json ops = json::object();
+    json ratios = json::object();
+    for (size_t e = 0; e < s.ops_per_sec.size() && e < engine_names.size(); ++e) {
+      ops[engine_names[e]] = s.ops_per_sec[e] ? SpreadToJson(*s.ops_per_sec[e]) : json(nullptr);
+      if (e > 0 && e - 1 < s.ratios.size()) {
+        ratios[engine_names[0] + "/" + engine_names[e]] =
+            s.ratios[e - 1] ? SpreadToJson(*s.ratios[e - 1]) : json(nullptr);
+      }
+    }
+    b["ops_per_sec"] = std::move(ops);
+    b["ratios"] = std::move(ratios);
+    summary.push_back(std::move(b));
+  }
+  doc["summary"] = std::move(summary);
   return doc;
 }
 

@@ -16,6 +16,8 @@
 #include "sluice_bench/bench_result.h"
 #include "sluice_bench/benchmark_runner.h"
 #include "sluice_bench/kv_engine.h"
+#include "sluice_bench/machine_info.h"
+#include "sluice_bench/round_summary.h"
 
 namespace sluice_bench {
 
@@ -23,6 +25,8 @@ namespace sluice_bench {
 struct EngineRun {
   std::string engine;
   std::string version;
+  // 1-based (--repeats).
+  size_t round = 1;
   std::string db_path;
   std::vector<OptionRow> options;
   std::vector<BenchResult> results;
@@ -39,12 +43,17 @@ struct RunInfo {
   std::vector<std::string> command_line;
 };
 
-// Format version of the document; bump when a field changes meaning or disappears.
-inline constexpr int kResultsFormatVersion = 1;
+// Format version of the document; bump when a field changes meaning or disappears. 2: "engines"
+// holds one entry per engine and round (in the order they ran, each with its "round"), and
+// "summary" the medians and ranges over the rounds; "machine" describes the machine and build.
+inline constexpr int kResultsFormatVersion = 2;
 
 nlohmann::ordered_json BenchResultToJson(const BenchResult& result);
+// engine_names: --engine's order, which spreads' per-engine vectors follow.
 nlohmann::ordered_json ResultsToJson(const BenchFlags& flags, const RunInfo& info,
-                                     const std::vector<EngineRun>& runs);
+                                     const MachineInfo& machine, const std::vector<EngineRun>& runs,
+                                     const std::vector<std::string>& engine_names,
+                                     const std::vector<BenchmarkSpread>& spreads);
 
 // Writes the document (pretty-printed, invalid UTF-8 replaced) to path; false with *error set
 // if the file cannot be written.

@@ -71,7 +71,8 @@ void BenchmarkRunner::DoYcsb(ThreadContext* t, const Workload& w, YcsbRun* run) 
   const size_t record_size = static_cast<size_t>(s.fieldcount) * field_size;
   ValueGenerator values(flags_.compression_ratio, record_size, t->rnd.Next());
   const WriteMode mode{flags_.engine.sync, flags_.engine.disable_wal};
-  const bool native_rmw = flags_.ycsb_native_rmw && engine_->NativeRmwSupport().ok();
+  const bool native_rmw =
+      (IsYcsbNativeRmw(w.kind) || flags_.ycsb_native_rmw) && engine_->NativeRmwSupport().ok();
   YcsbRun::Chooser chooser(run);
   // operationcount is for all threads together: this thread's share.
   const uint64_t threads = static_cast<uint64_t>(flags_.threads);
