@@ -38,7 +38,7 @@ enum class CompactionPri : unsigned char {
   kRoundRobin = 0,
   // The file whose overlapping bytes in level n+1, over its own bytes, are fewest: the one that
   // moves the most data down per byte rewritten (RocksDB's kMinOverlappingRatio, its default,
-  // and sluice's: it writes less under sustained writes, docs/benchmarks.md).
+  // and sluice's: it writes less under sustained writes).
   kMinOverlappingRatio = 1,
 };
 
@@ -79,8 +79,7 @@ struct DBOptions {
   // cache. Each open file (max_open_files) is one mapping. Off by default because of the
   // caveat of any mapping: a table file truncated under the open database (by another
   // process, or a failing disk) makes reads of the lost part kill the process (SIGBUS), where
-  // pread reports Corruption naming the file (tests/db_corruption_test.cc). Measured gain:
-  // docs/benchmarks.md, "At scale".
+  // pread reports Corruption naming the file (tests/db_corruption_test.cc).
   bool allow_mmap_reads = false;
   // --- Compaction ---
   // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
@@ -185,7 +184,7 @@ struct ColumnFamilyOptions {
   // keeping up). While fewer are ready and a compaction runs, the flush of the oldest waits
   // (the compaction's end wakes it), so an L0 file holds that many components' data and the L0
   // file-count triggers hold that many times the bytes: fewer L0 -> L1 jobs per byte, each
-  // rewriting L1 once (a 10-minute fill wrote 7% fewer bytes, docs/benchmarks.md). At most
+  // rewriting L1 once, so a long fill writes fewer bytes. At most
   // max_write_buffer_number - 1 are merged, so a writer never waits for a held flush (it may
   // wait for memory while a merged flush runs, which takes longer); Flush() and Close never
   // wait for a second component. 1: every component is its own L0 file (RocksDB's
@@ -219,7 +218,7 @@ struct ColumnFamilyOptions {
   // the number of L0 files it merges; due when that count, since L0 or L1 last changed,
   // reaches (L0 bytes + L1 bytes) / 1 KiB, and at least 65,536, with no more writes than
   // scans meanwhile (one L0 seek costs about what compacting 1 KiB does; the floor covers a
-  // compaction's fixed costs; measured in docs/benchmarks.md, "At scale").
+  // compaction's fixed costs).
   bool level0_scan_compaction = true;
   // Target size of compaction output files.
   uint64_t target_file_size_base = 64ull << 20;

@@ -18,10 +18,9 @@
 // trigger it is 1/16 of start, then writes stop. Quadratic, not linear, in f: a sustained fill
 // enters the range on every long L0 -> L1 job (L0 fills while the job rewrites L1, and drops
 // only when it ends), so the first part of the range is the normal swing, paced little (3/4 of
-// start half way); the steep part is near the stop. Measured on a 300-s fill: linear, 9 of 30
-// ten-second intervals were below 130,000 writes/s; quadratic, 4 (same mean). It does not smooth
-// what the tree does in steps: an L0 -> L1 job that ends drops L0 by all its inputs at once,
-// and writes run free until the trigger again (docs/benchmarks.md, "Sustained fill").
+// start half way); the steep part is near the stop, so a sustained fill has fewer slow
+// intervals at the same mean. It does not smooth what the tree does in steps: an L0 -> L1 job
+// that ends drops L0 by all its inputs at once, and writes run free until the trigger again.
 //
 // Thread safety: Update is called with the DB mutex held (serialised); State and Pace are
 // called by writers concurrently, without it. The state and rate are advisory snapshots: a

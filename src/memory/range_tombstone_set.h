@@ -8,8 +8,8 @@
 // and a small `delta` holding the tombstones added since the base was built. Add rebuilds only
 // the delta, until it reaches a sixteenth of the base (at least 16), and then the base from
 // every tombstone: an Add costs about the delta's rebuild plus its share of the base's, instead
-// of rebuilding everything (1,000 tombstones: ~330 us each that way, docs/benchmarks.md), and
-// a lookup is two binary searches.
+// of rebuilding everything (which grows with every tombstone already held), and a lookup is
+// two binary searches.
 //
 // Ordering and reclamation: Add builds the new indexes completely, then publishes the pair
 // with a release store; a reader's acquire load sees it whole. The replaced pair is retired

@@ -41,8 +41,8 @@ class CAPABILITY("mutex") Mutex {
   // lookup, a log reservation, a pool's free list), so a holder running on another core
   // almost always releases within that. Sleeping instead costs the waiter a context switch
   // each way and the holder a futex wake-up at unlock, which holds the mutex longer, so more
-  // waiters sleep: a lock convoy, which made the write P99 of some YCSB rounds twice the
-  // others' (docs/benchmarks.md, "Lock convoys: the write tail's cause"). glibc's std::mutex
+  // waiters sleep: a lock convoy, which shows as a write tail that doubles from one run to
+  // the next. glibc's std::mutex
   // never spins (PTHREAD_MUTEX_ADAPTIVE_NP would; std::mutex cannot ask for it). The spin
   // only delays the sleep: exclusion and wake-ups are std::mutex's.
   void Lock() ACQUIRE() {
@@ -65,9 +65,9 @@ class CAPABILITY("mutex") Mutex {
 
  private:
   friend class CondVar;
-  // 1 + 2 + ... + 32 pauses between tries: 63 pauses, 1.5 us at 24 ns a pause (an AMD EPYC
-  // core; Intel's since Skylake take longer). A 6 us spin broke the convoys as well and
-  // measured slower where threads outnumber cores (bench/results/2026-11-29-mutex-spin/).
+  // 1 + 2 + ... + 32 pauses between tries: 63 pauses, about 1.5 us (a pause takes a few tens of
+  // nanoseconds; Intel's since Skylake take longer). A longer spin breaks convoys as well but
+  // wastes a core that another thread could use where threads outnumber cores.
   static constexpr int kMaxPauses = 32;
   static constexpr int kYields = 2;
   std::mutex mu_;

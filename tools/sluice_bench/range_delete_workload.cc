@@ -2,7 +2,7 @@
 // deletions, one thread, each over --range_tombstone_width consecutive keys starting at a
 // random key of [0, --num) (from --seed, so every engine of a run deletes the same ranges).
 // Run before read benchmarks, it leaves that many live range tombstones for them to honour
-// (docs/benchmarks.md, "Reads with range tombstones"). LevelDB has no range deletion: skipped.
+// (bench/read_experiments.sh's rangedel points). LevelDB has no range deletion: skipped.
 
 #include <fmt/format.h>
 

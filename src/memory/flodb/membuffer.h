@@ -267,9 +267,9 @@ class Membuffer {
   // An in-place update changes its partition's bytes by the difference of two charges, and
   // nothing else. Each of the first kPendingSlots thread slots gathers those differences for
   // one partition at a time and adds them to the partition's counter once they pass
-  // pending_limit_ or the thread moves to another partition: writers that update keys in place
-  // no longer take the counter's cache line from each other on every write (it was the
-  // hottest instruction of two writers on two cores). Owner-only state, relaxed loads and
+  // pending_limit_ or the thread moves to another partition, so that writers updating keys in
+  // place do not take the counter's cache line from each other on every write. Owner-only
+  // state, relaxed loads and
   // stores (a slot's hand-over orders its owners, util/thread_slot.h). So the bytes counters
   // may be off by kPendingSlots * pending_limit_ (EntryBytes clamps at zero): they keep a
   // budget, where that is noise, and never a count (entries stay exact).
