@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tables of medians from bench/buffer_experiments.sh's results, in Markdown.
 
-    python3 bench/buffer_report.py bench/results/2026-11-22-buffer
+    python3 bench/buffer_report.py bench/results/<date>-buffer
 
 reads PREFIX-{footprint,insert,point,range,mix}/<point>/run-*.json and prints one table per
 experiment: for each point the median over its runs of each column (footprint: MB and bytes

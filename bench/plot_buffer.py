@@ -3,7 +3,7 @@
 experiment directory (PREFIX-<experiment>/plot.png), bars and points being medians over the
 repetitions (the tables are bench/buffer_report.py's).
 
-    python3 bench/plot_buffer.py bench/results/2026-11-22-buffer
+    python3 bench/plot_buffer.py bench/results/<date>-buffer
 
 footprint: bytes per entry and entries that fit in the budget, per component and over the X and
 H sweeps; insert: P50/P99/P99.9 insert latency; point: P50 point-read latency per component and
