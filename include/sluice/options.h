@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "sluice/slice.h"
 
@@ -91,6 +92,14 @@ struct DBOptions {
   // an L0 compaction into an empty L1 is never split.
   int max_subcompactions = 0;
   static constexpr unsigned kDefaultMaxSubcompactions = 4;
+  // What max_subcompactions = 0 means on this machine: one per core, at most
+  // kDefaultMaxSubcompactions.
+  static int DefaultMaxSubcompactions() {
+    const unsigned cores = std::thread::hardware_concurrency();
+    return static_cast<int>(cores == 0                          ? 1u
+                            : cores < kDefaultMaxSubcompactions ? cores
+                                                                : kDefaultMaxSubcompactions);
+  }
   // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
   uint64_t delayed_write_rate = 0;
   // --- Column families ---

@@ -20,7 +20,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "base/filename.h"
 #include "base/merging_iterator.h"
@@ -63,8 +62,7 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
   check("max_background_jobs", static_cast<uint64_t>(out->max_background_jobs), 2, 256);
   check("max_subcompactions", static_cast<uint64_t>(out->max_subcompactions), 0, 256);
   if (out->max_subcompactions == 0) {
-    out->max_subcompactions = static_cast<int>(
-        std::clamp(std::thread::hardware_concurrency(), 1u, Options::kDefaultMaxSubcompactions));
+    out->max_subcompactions = Options::DefaultMaxSubcompactions();
   }
   check("num_levels", static_cast<uint64_t>(out->num_levels), 2, 64);
   check("level0_file_num_compaction_trigger",

@@ -5,14 +5,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
 #include <map>
 #include <ostream>
 #include <set>
-#include <thread>
 #include <utility>
 
 #include "sluice/options.h"
@@ -116,10 +114,9 @@ BenchFlags DefaultBenchFlags() {
   e.bloom_bits = defaults.bloom_bits_per_key;
   e.compression = FromSluice(defaults.compression);
   e.max_background_jobs = defaults.max_background_jobs;
-  // sluice's default (Options::max_subcompactions 0: one per core, at most
-  // kDefaultMaxSubcompactions), given to RocksDB too, whose own default is 1.
-  e.subcompactions = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u,
-                                                 sluice::Options::kDefaultMaxSubcompactions));
+  // sluice's default (what Options::max_subcompactions 0 means), given to RocksDB too, whose
+  // own default is 1.
+  e.subcompactions = sluice::Options::DefaultMaxSubcompactions();
   e.max_open_files = defaults.max_open_files;
   e.num_levels = defaults.num_levels;
   e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;

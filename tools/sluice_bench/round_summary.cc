@@ -6,15 +6,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 
 #include "sluice_bench/engine_tables.h"
 
 namespace sluice_bench {
 namespace {
-
-void AddName(std::vector<std::string>* names, const std::string& name) {
-  if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
-}
 
 std::string FormatOps(const std::optional<Spread>& s, size_t rounds) {
   if (!s.has_value()) return "skipped";
@@ -64,23 +61,28 @@ std::vector<std::string> ResultLabels(const std::vector<BenchResult>& results) {
 
 std::vector<BenchmarkSpread> SummarizeRounds(
     const std::vector<std::vector<std::vector<BenchResult>>>& results) {
+  // One pass: every (round, engine)'s ops/sec by row label (skipped benchmarks left out), and
+  // the labels in order of first appearance.
   std::vector<std::string> names;
-  for (const auto& round : results) {
-    for (const auto& engine : round) {
-      for (const std::string& label : ResultLabels(engine)) AddName(&names, label);
+  std::vector<std::vector<std::map<std::string, double>>> ops(results.size());
+  for (size_t r = 0; r < results.size(); ++r) {
+    for (const std::vector<BenchResult>& list : results[r]) {
+      std::map<std::string, double>& by_label = ops[r].emplace_back();
+      const std::vector<std::string> labels = ResultLabels(list);
+      for (size_t i = 0; i < list.size(); ++i) {
+        if (std::find(names.begin(), names.end(), labels[i]) == names.end()) {
+          names.push_back(labels[i]);
+        }
+        if (!list[i].skipped) by_label[labels[i]] = list[i].OpsPerSec();
+      }
     }
   }
   const size_t engines = results.empty() ? 0 : results[0].size();
   // The ops/sec of (round, engine, label), nullopt where it did not run or was skipped.
-  auto ops = [&](size_t r, size_t e, const std::string& label) -> std::optional<double> {
-    if (e >= results[r].size()) return std::nullopt;
-    const std::vector<BenchResult>& list = results[r][e];
-    const std::vector<std::string> labels = ResultLabels(list);
-    const auto it = std::find(labels.begin(), labels.end(), label);
-    if (it == labels.end()) return std::nullopt;
-    const BenchResult& b = list[static_cast<size_t>(it - labels.begin())];
-    if (b.skipped) return std::nullopt;
-    return b.OpsPerSec();
+  auto at = [&](size_t r, size_t e, const std::string& label) -> std::optional<double> {
+    if (e >= ops[r].size()) return std::nullopt;
+    const auto it = ops[r][e].find(label);
+    return it == ops[r][e].end() ? std::nullopt : std::optional<double>(it->second);
   };
   std::vector<BenchmarkSpread> spreads;
   for (const std::string& label : names) {
@@ -90,9 +92,9 @@ std::vector<BenchmarkSpread> SummarizeRounds(
       std::vector<double> values;
       std::vector<double> ratios;
       for (size_t r = 0; r < results.size(); ++r) {
-        const std::optional<double> v = ops(r, e, label);
+        const std::optional<double> v = at(r, e, label);
         if (v.has_value()) values.push_back(*v);
-        const std::optional<double> base = ops(r, 0, label);
+        const std::optional<double> base = at(r, 0, label);
         if (e > 0 && v.has_value() && base.has_value() && *v > 0) ratios.push_back(*base / *v);
       }
       s.ops_per_sec.push_back(SpreadOf(values));
