@@ -2,9 +2,13 @@
 //
 // The iterator keeps `current_`, the offset of the current entry (== restarts_ when not valid),
 // `restart_index_`, the last restart point at or before current_, and the fully reassembled
-// current key. Next decodes the following entry; Prev rescans forward from the nearest restart
-// point before the current entry; Seek binary-searches the restart points (whose keys are stored
-// whole) and then scans forward.
+// current key. Next decodes the following entry; Seek binary-searches the restart points (whose
+// keys are stored whole) and then scans forward. Prev must decode forward from the nearest
+// restart point before the current entry (prefix compression runs only forward), so it keeps
+// the entries it decoded on the way, keys reassembled, in `reverse_`: the following Prevs inside
+// the same restart interval step back through them without decoding again. `reverse_` holds a
+// run of consecutive entries starting at a restart point, all inside one restart interval; since
+// the block is immutable it stays true, and it is used only while current_ is one of them.
 
 #include "table/block.h"
 
@@ -12,6 +16,7 @@
 
 #include <cassert>
 #include <limits>
+#include <vector>
 
 #include "base/internal_key.h"
 #include "util/coding.h"
@@ -112,6 +117,15 @@ class BlockIter final : public InternalIterator {
   void Prev() override {
     assert(Valid());
     const uint32_t original = current_;
+    if (reverse_pos_ > 0 && reverse_pos_ < reverse_.size() &&
+        reverse_[reverse_pos_].offset == original) {
+      // The entry before the current one was decoded by the Prev that filled reverse_.
+      const ReverseEntry& e = reverse_[--reverse_pos_];
+      current_ = e.offset;
+      key_.assign(reverse_keys_, e.key_start, e.key_size);
+      value_ = e.value;
+      return;
+    }
     while (RestartPoint(restart_index_) >= original) {
       if (restart_index_ == 0) {
         MarkInvalid();  // original was the first entry
@@ -120,12 +134,20 @@ class BlockIter final : public InternalIterator {
       restart_index_--;
     }
     SeekToRestartPoint(restart_index_);
+    reverse_.clear();
+    reverse_keys_.clear();
     do {
       if (!ParseNextKey()) return;
+      reverse_.push_back(ReverseEntry{current_, static_cast<uint32_t>(reverse_keys_.size()),
+                                      static_cast<uint32_t>(key_.size()), value_});
+      reverse_keys_.append(key_);
     } while (NextEntryOffset() < original);
     if (NextEntryOffset() != original) {
+      reverse_.clear();
       Corrupt(fmt::format("entry at offset {} does not end where the next begins", current_));
+      return;
     }
+    reverse_pos_ = reverse_.size() - 1;  // the current entry
   }
 
   void Seek(const Slice& target) override {
@@ -274,6 +296,16 @@ class BlockIter final : public InternalIterator {
   uint32_t restart_index_;                   // last restart point at or before current_
   std::string key_;
   Slice value_;
+  // An entry Prev decoded: where it starts, its key (in reverse_keys_) and its value.
+  struct ReverseEntry {
+    uint32_t offset;
+    uint32_t key_start;
+    uint32_t key_size;
+    Slice value;
+  };
+  std::vector<ReverseEntry> reverse_;  // consecutive entries from a restart point (see top)
+  std::string reverse_keys_;           // their keys, back to back
+  size_t reverse_pos_ = 0;             // the one Prev last returned; used if it is current_
   Status status_;
   const std::string* const fname_;
   const uint64_t block_offset_;

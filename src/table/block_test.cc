@@ -125,6 +125,47 @@ TEST(Block, ForwardAndBackwardIterationVisitEveryEntryAtEveryRestartInterval) {
   }
 }
 
+// Prev keeps the entries it decodes from a restart point and steps back through them: a random
+// walk of Next, Prev and Seek must agree with the entry list at every step, whatever mix of
+// directions reaches an entry (inside an interval, at its restart point, across intervals).
+TEST(Block, RandomWalkOfNextPrevAndSeekAgreesWithTheEntries) {
+  const auto entries = MakeEntries(400);
+  Random rnd(301);
+  for (int interval : {1, 2, 5, 16, 1000}) {
+    auto block = MakeBlock(Build(entries, interval));
+    ASSERT_TRUE(block->ok());
+    auto it = Iter(*block);
+    long pos = -1;  // the entry the iterator should be at; -1 or entries.size(): not valid
+    const long n = static_cast<long>(entries.size());
+    for (int step = 0; step < 20000; step++) {
+      const uint32_t op = rnd.Uniform(100);
+      if (pos < 0 || pos >= n || op < 3) {
+        // Reposition: at a key, or between two keys.
+        const long target = static_cast<long>(rnd.Uniform(static_cast<uint32_t>(n)));
+        std::string key = entries[static_cast<size_t>(target)].first;
+        const bool between = rnd.OneIn(2);
+        if (between) key += "x";  // sorts after this key, before the next
+        it->Seek(key);
+        pos = between ? target + 1 : target;
+      } else if (op < 50) {
+        it->Next();
+        pos++;
+      } else {
+        it->Prev();
+        pos--;
+      }
+      if (pos < 0 || pos >= n) {
+        ASSERT_FALSE(it->Valid()) << interval << " step " << step;
+        continue;
+      }
+      ASSERT_TRUE(it->Valid()) << interval << " step " << step;
+      ASSERT_EQ(entries[static_cast<size_t>(pos)].first, it->key().ToString()) << interval;
+      ASSERT_EQ(entries[static_cast<size_t>(pos)].second, it->value().ToString()) << interval;
+    }
+    EXPECT_OK(it->status());
+  }
+}
+
 TEST(Block, SeekFindsEveryKeyAndTheNextKeyBetweenKeys) {
   const auto entries = MakeEntries(300);
   for (int interval : {1, 4, 16}) {

@@ -2,6 +2,7 @@
 
 #include "version/level_iterator.h"
 
+#include "base/iterator_wrapper.h"
 #include "table/table_cache.h"
 
 namespace sluice {
@@ -13,77 +14,76 @@ class LevelIterator final : public InternalIterator {
   LevelIterator(const ReadOptions& options, TableCache* table_cache, FileList files)
       : options_(options), table_cache_(table_cache), files_(std::move(files)) {}
 
-  bool Valid() const override { return file_iter_ != nullptr && file_iter_->Valid(); }
+  bool Valid() const override { return file_.Valid(); }
 
   void Seek(const Slice& target) override {
     OpenFile(FindFile(files_, target));
-    if (file_iter_ != nullptr) file_iter_->Seek(target);
+    if (file_.has_iter()) file_.Seek(target);
     SkipEmptyFilesForward();
   }
   void SeekToFirst() override {
     OpenFile(0);
-    if (file_iter_ != nullptr) file_iter_->SeekToFirst();
+    if (file_.has_iter()) file_.SeekToFirst();
     SkipEmptyFilesForward();
   }
   void SeekToLast() override {
     OpenFile(files_.empty() ? files_.size() : files_.size() - 1);
-    if (file_iter_ != nullptr) file_iter_->SeekToLast();
+    if (file_.has_iter()) file_.SeekToLast();
     SkipEmptyFilesBackward();
   }
   void Next() override {
-    file_iter_->Next();
-    SkipEmptyFilesForward();
+    file_.Next();
+    if (!file_.Valid()) SkipEmptyFilesForward();
   }
   void Prev() override {
-    file_iter_->Prev();
-    SkipEmptyFilesBackward();
+    file_.Prev();
+    if (!file_.Valid()) SkipEmptyFilesBackward();
   }
-  Slice key() const override { return file_iter_->key(); }
-  Slice value() const override { return file_iter_->value(); }
+  Slice key() const override { return file_.key(); }
+  Slice value() const override { return file_.value(); }
   Status status() const override {
     if (!status_.ok()) return status_;
-    return file_iter_ != nullptr ? file_iter_->status() : Status::OK();
+    return file_.status();
   }
 
  private:
   // Opens file `index` (files_.size(): none).
   void OpenFile(size_t index) {
-    if (file_iter_ != nullptr && index == index_) return;
+    if (file_.has_iter() && index == index_) return;
     SaveStatus();
     index_ = index;
     if (index >= files_.size()) {
-      file_iter_.reset();
+      file_.Reset();
       return;
     }
-    file_iter_ =
-        table_cache_->NewIterator(options_, files_[index]->number, files_[index]->file_size);
+    file_.Set(table_cache_->NewIterator(options_, files_[index]->number, files_[index]->file_size));
   }
 
   void SaveStatus() {
-    if (file_iter_ != nullptr && status_.ok()) status_ = file_iter_->status();
+    if (file_.has_iter() && status_.ok()) status_ = file_.status();
   }
 
   void SkipEmptyFilesForward() {
-    while (file_iter_ != nullptr && !file_iter_->Valid()) {
-      if (!file_iter_->status().ok() || index_ + 1 >= files_.size()) {
+    while (file_.has_iter() && !file_.Valid()) {
+      if (!file_.status().ok() || index_ + 1 >= files_.size()) {
         SaveStatus();
-        file_iter_.reset();
+        file_.Reset();
         return;
       }
       OpenFile(index_ + 1);
-      file_iter_->SeekToFirst();
+      file_.SeekToFirst();
     }
   }
 
   void SkipEmptyFilesBackward() {
-    while (file_iter_ != nullptr && !file_iter_->Valid()) {
-      if (!file_iter_->status().ok() || index_ == 0) {
+    while (file_.has_iter() && !file_.Valid()) {
+      if (!file_.status().ok() || index_ == 0) {
         SaveStatus();
-        file_iter_.reset();
+        file_.Reset();
         return;
       }
       OpenFile(index_ - 1);
-      file_iter_->SeekToLast();
+      file_.SeekToLast();
     }
   }
 
@@ -91,7 +91,7 @@ class LevelIterator final : public InternalIterator {
   TableCache* const table_cache_;
   const FileList files_;
   size_t index_ = 0;
-  std::unique_ptr<InternalIterator> file_iter_;
+  IteratorWrapper file_;  // the current file's table iterator; may have none
   Status status_;
 };
 
