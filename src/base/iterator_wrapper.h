@@ -22,9 +22,9 @@ class IteratorWrapper {
  public:
   IteratorWrapper() = default;
 
-  // Takes `child` (may be null), destroying the previous one first.
+  // Takes `child` (may be null) in place of the previous one, which is destroyed. (A caller
+  // that must release the previous child before making the next calls Reset() first.)
   void Set(std::unique_ptr<InternalIterator> child) {
-    iter_.reset();
     iter_ = std::move(child);
     Update();
   }
