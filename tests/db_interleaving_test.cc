@@ -81,7 +81,7 @@ class Events {
 struct FloDBSetup {
   FloDBSetup() {
     context.keeper = &snapshots;
-    context.last_sequence = [this] { return last.load(); };
+    context.announced_sequence = [this] { return last.load(); };
     options.write_buffer_size = 4 << 20;
     options.partition_bits = 0;
     options.drain_threads = 1;

@@ -45,7 +45,7 @@ struct ComponentEnvironment {
   MemoryComponentContext context;
   ComponentEnvironment() {
     context.keeper = &snapshots;
-    context.last_sequence = [this] { return last.load(); };
+    context.announced_sequence = [this] { return last.load(); };
   }
 };
 

@@ -36,6 +36,7 @@
 #include "db/column_family.h"
 #include "db/db_stats.h"
 #include "db/merge_job.h"
+#include "db/replacement_keeper.h"
 #include "db/sequence_oracle.h"
 #include "db/snapshot_list.h"
 #include "db/super_version.h"
@@ -307,9 +308,17 @@ class DBImpl final : public DB {
   bool AnyFamilyReplacesInPlace() const {
     return in_place_families_.load(std::memory_order_acquire) > 0;
   }
-  // Prepares every memory component of sv for a scan and returns the sequence number that
-  // includes every write completed before the call (all writes at or below it are done).
+  // Prepares every memory component of sv for a scan and returns a linearizable read point
+  // for it (SequenceOracle::LinearizablePoint; all writes at or below it are done). The caller
+  // must then check ReadPointCovered(cfd, sv).
   SequenceNumber PrepareScan(SuperVersion* sv, bool allow_piggyback);
+  // For a read point chosen after sv was loaded: true if every write at or below it is in sv.
+  // A write is in the mutable component that was current when it reserved, or in an older
+  // one; so if sv's mutable component is still the family's, every write that completed
+  // before this call is in sv (its immutable components, or the files flushed before sv was
+  // loaded). Otherwise a write in a newer component may be at or below the read point, and the
+  // caller reloads the SuperVersion and chooses again (a switch: rare).
+  static bool ReadPointCovered(const ColumnFamilyData* cfd, const SuperVersion* sv);
   // Internal iterators over everything sv holds (components pinned by their iterators).
   // guard_seq: if set, the mutable component's iterator records versions newer than it.
   std::vector<std::unique_ptr<InternalIterator>> NewInternalIterators(SuperVersion* sv,
@@ -424,6 +433,7 @@ class DBImpl final : public DB {
   SequenceOracle oracle_;
   WriteStamps write_stamps_;  // read-modify-write conflict detection (db_rmw.cc)
   SnapshotList snapshots_;
+  ReplacementKeeper replacement_keeper_{&oracle_, &snapshots_};  // the components' keeper
   // The default family's component factory until Open moves it into its family.
   std::unique_ptr<MemoryComponentFactory> component_factory_;
   DBStats stats_;

@@ -68,26 +68,37 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
       size_t begin, end;  // its keys: order[begin, end)
     };
     std::vector<Group> groups;
-    bool in_place = false;
-    for (size_t k = 0; k < order.size(); k++) {
-      if (k == 0 || cfds[order[k]] != cfds[order[k - 1]]) {
-        SuperVersion* sv = cfds[order[k]]->super_version.load(std::memory_order_acquire);
-        in_place = in_place || sv->mem->component->ReplacesInPlace();
-        groups.push_back({sv, k, k});
-      }
-      groups.back().end = k + 1;
-    }
     SequenceNumber seq;
-    if (options.snapshot != nullptr) {
-      seq = options.snapshot->sequence();
-    } else if (in_place) {
-      // As GetSnapshot: registered before the sequence number is chosen (SnapshotList).
-      registration = snapshots_.CreateProtected([this] { return oracle_.SnapshotSequence(true); });
-      seq = registration->sequence();
-    } else {
-      // Chosen after the SuperVersions are pinned: every write at or below it is in them (as
-      // NewIterator).
-      seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
+    for (;;) {
+      groups.clear();
+      bool in_place = false;
+      for (size_t k = 0; k < order.size(); k++) {
+        if (k == 0 || cfds[order[k]] != cfds[order[k - 1]]) {
+          SuperVersion* sv = cfds[order[k]]->super_version.load(std::memory_order_acquire);
+          in_place = in_place || sv->mem->component->ReplacesInPlace();
+          groups.push_back({sv, k, k});
+        }
+        groups.back().end = k + 1;
+      }
+      if (options.snapshot != nullptr) {
+        seq = options.snapshot->sequence();  // its writes completed before the loads above
+        break;
+      }
+      if (in_place) {
+        // As GetSnapshot: registered before the sequence number is chosen (SnapshotList).
+        registration =
+            snapshots_.CreateProtected([this] { return oracle_.SnapshotSequence(true); });
+        seq = registration->sequence();
+      } else {
+        // Chosen after the SuperVersions are pinned (as NewIterator).
+        seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
+      }
+      const bool covered = std::all_of(groups.begin(), groups.end(), [&](const Group& g) {
+        return ReadPointCovered(cfds[order[g.begin]], g.sv);
+      });
+      if (covered) break;
+      if (registration != nullptr) snapshots_.Release(registration);
+      registration = nullptr;
     }
 
     for (const Group& g : groups) {

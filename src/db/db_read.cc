@@ -6,6 +6,7 @@
 // is "latest", and a version belonging to a multi-entry batch still being applied is skipped
 // (the read continues with the next older version), so batches appear atomically.
 
+#include <algorithm>
 #include <cassert>
 
 #include "base/merging_iterator.h"
@@ -40,6 +41,7 @@ Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
   // over those of batches still in flight, as over their versions).
   const SequenceNumber tombstone_seq = *read_seq;
   auto in_flight = [&](SequenceNumber t) { return latest && oracle_.IsBatchInFlight(t); };
+  SequenceNumber found = 0;  // the version that answered, if a component had one
   auto search = [&](LoggedComponent* mem) -> Status {
     // This component's tombstones first: they may hide the version it holds.
     if (const RangeTombstoneSet::Indexes* t = mem->component->range_tombstones().Current()) {
@@ -55,6 +57,7 @@ Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
         continue;
       }
       *done = true;
+      found = r.sequence;
       if (r.type == kTypeDeletion || r.sequence < *covering) return Status::NotFound(Slice());
       *value = std::move(r.value);
       return Status::OK();
@@ -64,6 +67,10 @@ Status DBImpl::GetFromMemory(SuperVersion* sv, const Slice& key, bool latest,
   *done = false;
   Status s = search(sv->mem.get());
   for (size_t i = 0; !*done && i < sv->imms.size(); i++) s = search(sv->imms[i].get());
+  // What decided the answer (a version, a tombstone hiding one) may belong to a write that has
+  // not announced yet: it takes effect now, before the read returns (SequenceOracle's
+  // linearizable read points). A read at a snapshot finds only announced writes.
+  if (latest) oracle_.EnsureAnnounced(std::max(found, *covering));
   return s;
 }
 
@@ -197,24 +204,38 @@ class RegisteredIterator final : public Iterator {
 
 MemoryComponentContext DBImpl::ComponentContext() {
   MemoryComponentContext c;
-  c.keeper = &snapshots_;
-  c.last_sequence = [this] { return oracle_.LastSequence(); };
+  c.keeper = &replacement_keeper_;
+  c.announced_sequence = [this] { return oracle_.AnnouncedSequence(); };
   return c;
 }
 
 SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
   assert(epoch::InSection());
-  bool piggybacked = false;
-  // Older components first: writers still finishing in them are older than anything new.
-  for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
-    (*it)->component->PrepareScan(/*allow_piggyback=*/true, &piggybacked);
-  }
-  SequenceNumber seq = sv->mem->component->PrepareScan(allow_piggyback, &piggybacked);
-  seq = std::min(seq, oracle_.LastSequence());
-  // Every write at or below seq is then in a component we read, or about to be: wait for it.
-  oracle_.WaitForWritesUpTo(seq);
+  // A linearizable read point (SequenceOracle::LinearizablePoint): it covers every write a
+  // reader may have seen (all are announced), not the writes still being logged or inserted,
+  // which the scan is ordered before and so need not wait for.
+  const SequenceNumber seq = oracle_.LinearizablePoint([&](SequenceNumber cap, bool first) {
+    bool piggybacked = false;
+    // Older components first: writers still finishing in them are older than anything new.
+    for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
+      (*it)->component->PrepareScan(/*allow_piggyback=*/first, &piggybacked);
+    }
+    // Every version <= what PrepareScan returns is reachable, so is every version <= a
+    // smaller number.
+    SequenceNumber p = sv->mem->component->PrepareScan(allow_piggyback && first, &piggybacked);
+    p = std::min({p, cap, oracle_.AnnouncedSequence()});
+    // Every write at or below p is then in a component we read, or about to be: wait for it.
+    oracle_.WaitForWritesUpTo(p);
+    return p;
+  });
   assert(seq <= oracle_.LastSequence());
   return seq;
+}
+
+bool DBImpl::ReadPointCovered(const ColumnFamilyData* cfd, const SuperVersion* sv) {
+  // acquire, after the read point was chosen: a write at or below it has completed, and it
+  // reserved on a component installed (release) before that.
+  return cfd->super_version.load(std::memory_order_acquire)->mem == sv->mem;
 }
 
 std::vector<std::unique_ptr<InternalIterator>> DBImpl::NewInternalIterators(
@@ -275,23 +296,31 @@ std::unique_ptr<Iterator> DBImpl::NewIterator(const ReadOptions& options,
   Status family_status = FamilyOf(family, "NewIterator", &cfd);
   if (!family_status.ok()) return std::make_unique<ErrorIterator>(family_status);
   epoch::Guard guard;
-  SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
-  const bool in_place = sv->mem->component->ReplacesInPlace();
+  SuperVersion* sv;
   SequenceNumber seq;
   const Snapshot* registration = nullptr;
-  if (options.snapshot != nullptr) {
-    // The snapshot protects its versions; only make them reachable by the iterators.
-    seq = options.snapshot->sequence();
-    if (in_place) PrepareScan(sv, /*allow_piggyback=*/true);
-  } else if (in_place) {
-    // Register before choosing the sequence number, so nothing the iterator needs is replaced
-    // in place while it lives (see SnapshotList).
-    registration = snapshots_.CreateProtected([&] { return PrepareScan(sv, true); });
-    seq = registration->sequence();
-  } else {
-    // The read point is chosen after the components are pinned (sv): every write at or below
-    // it is in one of them.
-    seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
+  for (;;) {
+    sv = cfd->super_version.load(std::memory_order_acquire);
+    const bool in_place = sv->mem->component->ReplacesInPlace();
+    if (options.snapshot != nullptr) {
+      // The snapshot protects its versions; only make them reachable by the iterators. Its
+      // writes completed before sv was loaded, so sv holds them.
+      seq = options.snapshot->sequence();
+      if (in_place) PrepareScan(sv, /*allow_piggyback=*/true);
+      break;
+    }
+    if (in_place) {
+      // Register before choosing the sequence number, so nothing the iterator needs is
+      // replaced in place while it lives (see SnapshotList).
+      registration = snapshots_.CreateProtected([&] { return PrepareScan(sv, true); });
+      seq = registration->sequence();
+    } else {
+      // The read point is chosen after the components are pinned (sv).
+      seq = oracle_.SnapshotSequence(options_.linearizable_snapshots);
+    }
+    if (ReadPointCovered(cfd, sv)) break;
+    if (registration != nullptr) snapshots_.Release(registration);
+    registration = nullptr;
   }
   assert(seq <= oracle_.LastSequence());
   // Every write at or below seq is complete: so are its range tombstones, taken now.
@@ -373,8 +402,12 @@ Status DBImpl::Scan(const ReadOptions& bounded_options, ColumnFamilyHandle* fami
     std::unique_ptr<Iterator> it;
     {
       epoch::Guard guard;
-      SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
-      const SequenceNumber seq = PrepareScan(sv, /*allow_piggyback=*/true);
+      SuperVersion* sv;
+      SequenceNumber seq;
+      do {
+        sv = cfd->super_version.load(std::memory_order_acquire);
+        seq = PrepareScan(sv, /*allow_piggyback=*/true);
+      } while (!ReadPointCovered(cfd, sv));
       std::unique_ptr<RangeDelCheck> range_dels;
       Status s = NewRangeDelCheck(sv, seq, &range_dels);
       if (!s.ok()) return s;

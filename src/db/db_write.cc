@@ -411,7 +411,10 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   }
   TEST_SYNC_POINT("DBImpl::CompleteWrite:BeforeInsert");  // logged, in Active, not inserted
   // Batches with smaller sequence numbers take effect first (SequenceOracle::WaitForBatchesBelow).
-  if (!WriteBatchInternal::IsAborted(batch)) oracle_.WaitForBatchesBelow(w->seq);
+  if (!WriteBatchInternal::IsAborted(batch)) {
+    oracle_.WaitForBatchesBelow(w->seq);
+    oracle_.PassGate(w->seq);  // a reader choosing its read point may hold it back a moment
+  }
   Status s;
   if (w->single == nullptr) {
     assert(WriteBatchInternal::ByteSize(batch) > WriteBatchInternal::kHeader);
@@ -427,6 +430,11 @@ Status DBImpl::CompleteWrite(const WriteOptions& options, WriteBatch* batch, Res
   } else if (!WriteBatchInternal::IsAborted(batch)) {
     mem->component->Add(w->seq, w->single->type, w->single->key, w->single->value);
   }
+  // Inserted: linearizable read points must cover the write from now on (a reader that saw it
+  // before, or the write itself when it replaced a version in place, has announced it
+  // already: SequenceOracle). Not earlier, so a snapshot or scan taken while the write is
+  // logged or inserted need not wait for it.
+  if (!WriteBatchInternal::IsAborted(batch)) oracle_.Announce(w->seq);
   // After the insertion, before leaving Active (see write_stamps.h).
   if (s.ok() && !WriteBatchInternal::IsAborted(batch)) {
     if (w->key_tag != SequenceOracle::kAnyKey) {

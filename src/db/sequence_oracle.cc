@@ -2,6 +2,7 @@
 
 #include "db/sequence_oracle.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "util/hash.h"
@@ -10,8 +11,29 @@
 
 namespace sluice {
 
+namespace {
+
+uint64_t NextId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
 SequenceOracle::SequenceOracle(SequenceNumber last_sequence)
-    : counter_(last_sequence), snap_time_(0) {}
+    : id_(NextId()), counter_(last_sequence), snap_time_(0), announced_(last_sequence) {}
+
+void SequenceOracle::EnsureAnnouncedSlow(SequenceNumber seq, SeenAnnounced* seen) {
+  // seq_cst: the reader's load (or its announcement) precedes its return, so a read point taken
+  // after the read returned loads at least seq.
+  SequenceNumber announced = announced_.load(std::memory_order_seq_cst);
+  if (seq > announced) {
+    PassGate(seq);
+    Announce(seq);
+    announced = seq;
+  }
+  *seen = {id_, announced};
+}
 
 int SequenceOracle::ClaimSlot() {
   const int start = static_cast<int>(ThreadIndex() % kSlots);
@@ -65,6 +87,36 @@ void SequenceOracle::Release(int slot, bool multi_entry) {
   if (multi_entry) batches_in_flight_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
+void SequenceOracle::Announce(SequenceNumber seq) {
+  // seq_cst CAS to the maximum: a read point taken after it (seq_cst load) is at least seq. And
+  // a write w below a value a reader loads is found in Active by that reader's slot scan
+  // (WaitForWritesUpTo): w claimed its slot before drawing its number; its draw precedes, in
+  // counter_'s order of read-modify-writes, the draw of the write whose number was announced
+  // (or is it); that draw happens before the CAS here (the write's own, or that of a thread
+  // that found its version, published with release and read with acquire), and the reader's
+  // load reads from this CAS.
+  SequenceNumber cur = announced_.load(std::memory_order_relaxed);
+  while (cur < seq && !announced_.compare_exchange_weak(cur, seq, std::memory_order_seq_cst,
+                                                        std::memory_order_relaxed)) {
+  }
+}
+
+void SequenceOracle::WaitAtGate(SequenceNumber seq) const {
+  // The reader that closed the gate waits only for writes at or below it, never for this one.
+  SpinWait([&] { return seq <= gate_.load(std::memory_order_seq_cst); });
+}
+
+SequenceNumber SequenceOracle::CloseGate() {
+  // Closed for every write first (0), then set to the announced_ read after: a write that loads
+  // the gate after the first store (seq_cst, so in the single total order) waits unless it is
+  // <= g, and one that loaded it before may announce at any time (LinearizablePoint allows for
+  // it). A write <= g held by the 0 meanwhile passes once g is stored, a moment later.
+  SetGate(0);
+  const SequenceNumber g = announced_.load(std::memory_order_seq_cst);
+  SetGate(g);
+  return g;
+}
+
 SequenceNumber SequenceOracle::MinActive() const {
   SequenceNumber min = kNoneActive;
   for (const Slot& s : slots_) {
@@ -102,12 +154,15 @@ SequenceNumber SequenceOracle::SerializableSnapshot() {
 
 SequenceNumber SequenceOracle::SnapshotSequence(bool linearizable) {
   if (!linearizable) return SerializableSnapshot();
-  // Every write that started before this call has a sequence number <= target.
-  const SequenceNumber target = counter_.load(std::memory_order_seq_cst);
-  for (SpinBackoff backoff;; backoff.Pause()) {
-    const SequenceNumber snap = SerializableSnapshot();
-    if (snap >= target) return snap;
-  }
+  return LinearizablePoint([this](SequenceNumber cap, bool) {
+    // Every write announced before now is <= target; a serializable snapshot has waited for
+    // the writes at or below it, and one >= target is a proposal.
+    const SequenceNumber target = std::min(cap, announced_.load(std::memory_order_seq_cst));
+    for (SpinBackoff backoff;; backoff.Pause()) {
+      const SequenceNumber snap = SerializableSnapshot();
+      if (snap >= target) return snap;
+    }
+  });
 }
 
 template <typename Awaits>
@@ -193,6 +248,9 @@ void SequenceOracle::AdvanceTo(SequenceNumber seq) {
   }
   if (snap_time_.load(std::memory_order_relaxed) < seq) {
     snap_time_.store(seq, std::memory_order_seq_cst);
+  }
+  if (announced_.load(std::memory_order_relaxed) < seq) {
+    announced_.store(seq, std::memory_order_seq_cst);
   }
 }
 

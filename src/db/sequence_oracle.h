@@ -3,9 +3,10 @@
 // handed to a snapshot.
 //
 // Writers:  ClaimSlot() → AssignSequence() (inside the WAL reservation, so log order is
-//           sequence order; without it for a write that skips the WAL) → apply the write →
-//           Release().
-// Readers:  SnapshotSequence() for snapshots and iterators; IsBatchInFlight() for point reads.
+//           sequence order; without it for a write that skips the WAL) → log the write →
+//           PassGate() → insert it → Announce() → Release().
+// Readers:  SnapshotSequence() for snapshots and iterators; IsBatchInFlight() for point reads;
+//           AnnouncedSequence() for a scan's read point (DBImpl::PrepareScan).
 //
 // Invariants (cLSM, Algorithm 2):
 //   * AssignSequence publishes its sequence number in Active *before* reading snapTime (both
@@ -22,6 +23,22 @@
 //     the next older version), so a batch becomes visible all at once, at Release().
 //     batches_in_flight_ is raised before the slot is published and lowered after it is
 //     cleared, so a reader that sees 0 knows no batch is in flight (see IsBatchInFlight).
+//   * Linearizable read points (LinearizablePoint). A write takes effect when its sequence
+//     number is announced (announced_, a seq_cst maximum): by the write itself once it has
+//     inserted, or earlier by a point read that found one of its versions (EnsureAnnounced,
+//     before the read returns), or by the write before it replaces a version in place (see
+//     db/snapshot_list.h). So every write that was acknowledged, or whose effect anyone
+//     saw, is <= announced_. A read point p is linearizable when, at one instant T inside the
+//     reader's call, every write <= p is complete and announced_ <= p: the writes in effect at
+//     T are then exactly those <= p, and the reader is linearized at T. The reader chooses p
+//     covering announced_ (a write still being logged or inserted has been seen by nobody and
+//     is ordered after the reader, which need not wait for it), waits for the writes <= p, and
+//     checks announced_ <= p again (T is that load). Writes insert out of sequence order when
+//     they overlap, so the check can fail: a write > p took effect while one <= p was still
+//     being logged. The reader then tries again with a larger p; after a few failures it
+//     closes the gate (gate_): writes above the gate's value wait before inserting and reads
+//     before announcing, so only those already past it can fail the check again, and the loop
+//     ends.
 // Active is a fixed array of cache-line padded slots; a writer owns one slot for the duration
 // of its write (at most kSlots writes are in flight; more wait for a slot).
 
@@ -34,6 +51,7 @@
 #include "base/internal_key.h"
 #include "sluice/slice.h"
 #include "util/cpu.h"
+#include "util/mutex.h"
 
 namespace sluice {
 
@@ -58,9 +76,44 @@ class SequenceOracle {
   // The write of this slot is complete (or abandoned): remove it from Active, free the slot.
   void Release(int slot, bool multi_entry);
 
+  // A write calls PassGate(seq) before it inserts (it waits while a closed gate holds seq back),
+  // and Announce(seq) once it has: its write takes effect then, if no one announced it before.
+  void PassGate(SequenceNumber seq) const {
+    // seq_cst: this load precedes the write's insertion and so every announcement of seq,
+    // against a reader's closing store of the gate before its load of announced_ (a Dekker
+    // pair: see CloseGate).
+    if (seq > gate_.load(std::memory_order_seq_cst)) WaitAtGate(seq);
+  }
+  // announced_ = max(announced_, seq), without the gate: also for a thread that may hold locks
+  // a gated reader's proposal waits for (a write replacing a version in place asks the
+  // VersionKeeper under its bucket's lock, and a drain thread moves entries during a scan's
+  // drain). It announces only the numbers of writes that have passed the gate (or inserted).
+  void Announce(SequenceNumber seq);
+
+  // The largest sequence number announced so far: every write that any reader may have seen,
+  // or that was acknowledged, has a sequence number at or below it.
+  SequenceNumber AnnouncedSequence() const { return announced_.load(std::memory_order_seq_cst); }
+  // A point read is about to return what it found in a memory component: a version (or a
+  // range tombstone) with sequence number seq, whose write may not have announced yet. Announces
+  // seq if it is not already (waiting at a closed gate first, as a write does: the read holds no
+  // lock). Usually free: each thread remembers the last announced_ it saw.
+  void EnsureAnnounced(SequenceNumber seq) {
+    thread_local SeenAnnounced seen;
+    if (seen.oracle == id_ && seq <= seen.announced) return;  // announced_ only grows
+    EnsureAnnouncedSlow(seq, &seen);
+  }
+
   // A sequence number for a snapshot: below every active sequence number, never below an earlier
-  // snapshot. linearizable: also wait until every write that started before the call is covered.
+  // snapshot. linearizable: a linearizable point (see the invariants), through LinearizablePoint.
   SequenceNumber SnapshotSequence(bool linearizable);
+
+  // A linearizable read point. choose(cap, first) proposes one: it returns p after waiting for
+  // every write <= p to complete (WaitForWritesUpTo), with p >= min(cap, the announced_ it
+  // loads after the call began); first is true on the first proposal only (a proposal shared
+  // with other readers, a FloDB piggyback, may only be taken then). Proposals repeat until one
+  // passes the check, under the gate after kUngatedProposals failures (see the invariants).
+  template <typename Choose>
+  SequenceNumber LinearizablePoint(Choose choose);
 
   // Waits until no write with a sequence number <= seq is in flight (including one that has
   // claimed its slot and may be drawing such a number).
@@ -95,6 +148,22 @@ class SequenceOracle {
   static constexpr uint64_t kSeqMask = (uint64_t{1} << 56) - 1;
   static constexpr SequenceNumber kNoneActive = ~SequenceNumber{0};
 
+  static constexpr int kUngatedProposals = 4;
+  static constexpr SequenceNumber kGateOpen = ~SequenceNumber{0};
+
+  // What a thread last saw of an oracle's announced_ (id_ tells oracles apart: addresses are
+  // reused).
+  struct SeenAnnounced {
+    uint64_t oracle = 0;
+    SequenceNumber announced = 0;
+  };
+  void EnsureAnnouncedSlow(SequenceNumber seq, SeenAnnounced* seen);
+  void WaitAtGate(SequenceNumber seq) const;
+  // Closes the gate at the current announced_ and returns that value (REQUIRES gate_mu_).
+  SequenceNumber CloseGate();
+  // Raises a closed gate to g (writes <= g pass), or opens it (kGateOpen).
+  void SetGate(SequenceNumber g) { gate_.store(g, std::memory_order_seq_cst); }
+
   // Smallest sequence number in Active, or kNoneActive.
   SequenceNumber MinActive() const;
   SequenceNumber SerializableSnapshot();
@@ -111,11 +180,43 @@ class SequenceOracle {
     std::atomic<uint64_t> key_tag{kAnyKey};
   };
 
+  const uint64_t id_;  // unique in the process, never 0
   std::atomic<SequenceNumber> counter_;
   alignas(kCacheLineSize) std::atomic<SequenceNumber> snap_time_{0};
+  // Its own line: every write raises it, every scan reads it.
+  alignas(kCacheLineSize) std::atomic<SequenceNumber> announced_;
+  // Writes with a larger sequence number wait before announcing (kGateOpen: none do). Read by
+  // every write, written only by a reader that closes it: its own line, shared by the cores.
+  alignas(kCacheLineSize) std::atomic<SequenceNumber> gate_{kGateOpen};
+  Mutex gate_mu_;  // one gate at a time
   alignas(kCacheLineSize) std::atomic<int64_t> batches_in_flight_{0};
   Slot slots_[kSlots];
 };
+
+template <typename Choose>
+SequenceNumber SequenceOracle::LinearizablePoint(Choose choose) {
+  // T, the instant the reader is linearized at, is the load of announced_ that passes the check.
+  for (int i = 0; i < kUngatedProposals; i++) {
+    const SequenceNumber p = choose(kMaxSequenceNumber, i == 0);
+    if (announced_.load(std::memory_order_seq_cst) <= p) return p;
+  }
+  // Overlapping writes keep inserting above each proposal: hold new ones back. Writes at or
+  // below the gate are never held, so the writes a proposal waits for all finish.
+  MutexLock lock(&gate_mu_);
+  SequenceNumber g = CloseGate();
+  for (;;) {
+    const SequenceNumber p = choose(g, false);
+    const SequenceNumber announced = announced_.load(std::memory_order_seq_cst);
+    if (announced <= p) {
+      SetGate(kGateOpen);
+      return p;
+    }
+    // Only a write or a point read that read the gate open before CloseGate announces above it
+    // (at most one per thread): let the numbers up to it pass, and propose again.
+    g = announced;
+    SetGate(g);
+  }
+}
 
 }  // namespace sluice
 

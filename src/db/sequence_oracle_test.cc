@@ -1,7 +1,9 @@
 // db/sequence_oracle_test.cc — the Active set's waits: a fence, a batch wait or a scan's wait
 // for the writes below its read point must not pass a slot that is claimed but has not shown
 // its sequence number yet (the number is drawn before it is shown; a write that skips the WAL
-// draws it without the log's lock, so a smaller number may show up after a larger one).
+// draws it without the log's lock, so a smaller number may show up after a larger one); and
+// linearizable read points: they cover announced writes, not writes still being logged, and
+// the gate ends their retries.
 
 #include "db/sequence_oracle.h"
 
@@ -9,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 namespace sluice {
@@ -128,6 +131,101 @@ TEST(SequenceOracleTest, BatchWaitCoversABatchThatHasNotShownItsNumber) {
   EXPECT_TRUE(second.ReturnsWithin(kLong));
   oracle.Release(write, false);
   oracle.Release(later, false);
+}
+
+TEST(SequenceOracleTest, LinearizableSnapshotPassesOverAWriteStillLogging) {
+  SequenceOracle oracle;
+  const int logging = oracle.ClaimSlot();
+  const SequenceNumber seq = oracle.AssignSequence(logging, /*multi_entry=*/false);
+  // Not announced: no reader can have seen it, so a snapshot is ordered before it at once.
+  Waiter snapshot([&] { EXPECT_LT(oracle.SnapshotSequence(/*linearizable=*/true), seq); });
+  EXPECT_TRUE(snapshot.ReturnsWithin(kLong));
+  oracle.Announce(seq);
+  // Announced (a reader may see it once inserted): the next snapshot covers it, so it waits.
+  Waiter covering([&] { EXPECT_GE(oracle.SnapshotSequence(/*linearizable=*/true), seq); });
+  EXPECT_FALSE(covering.ReturnsWithin(kWhile));
+  oracle.Release(logging, false);
+  EXPECT_TRUE(covering.ReturnsWithin(kLong));
+}
+
+TEST(SequenceOracleTest, AReaderThatSawAWriteAnnouncesIt) {
+  // A point read found a version of a write that has inserted but not announced yet: the write
+  // takes effect then, so a snapshot taken afterwards covers it, waiting for it to finish.
+  SequenceOracle oracle;
+  const int inserting = oracle.ClaimSlot();
+  const SequenceNumber seq = oracle.AssignSequence(inserting, /*multi_entry=*/false);
+  EXPECT_LT(oracle.AnnouncedSequence(), seq);
+  oracle.EnsureAnnounced(seq);
+  EXPECT_EQ(oracle.AnnouncedSequence(), seq);
+  oracle.EnsureAnnounced(seq - 1);  // older: nothing to do
+  EXPECT_EQ(oracle.AnnouncedSequence(), seq);
+  Waiter snapshot([&] { EXPECT_GE(oracle.SnapshotSequence(true), seq); });
+  EXPECT_FALSE(snapshot.ReturnsWithin(kWhile));
+  oracle.Announce(seq);  // the write's own announcement changes nothing
+  oracle.Release(inserting, false);
+  EXPECT_TRUE(snapshot.ReturnsWithin(kLong));
+  // Another oracle (a thread remembers what it saw of each one apart).
+  SequenceOracle other;
+  const int slot = other.ClaimSlot();
+  const SequenceNumber first = other.AssignSequence(slot, false);
+  other.EnsureAnnounced(first);
+  EXPECT_EQ(other.AnnouncedSequence(), first);
+  other.Release(slot, false);
+}
+
+TEST(SequenceOracleTest, LinearizableSnapshotCoversALaterWriteThatInsertedFirst) {
+  // Two overlapping writes: the older is still logging when the newer has inserted and
+  // returned. A snapshot must show the newer one, so it includes, and waits for, the older.
+  SequenceOracle oracle;
+  const int older = oracle.ClaimSlot();
+  const SequenceNumber older_seq = oracle.AssignSequence(older, false);
+  const int newer = oracle.ClaimSlot();
+  const SequenceNumber newer_seq = oracle.AssignSequence(newer, false);
+  oracle.Announce(newer_seq);
+  oracle.Release(newer, false);
+  Waiter snapshot([&] { EXPECT_GE(oracle.SnapshotSequence(true), newer_seq); });
+  EXPECT_FALSE(snapshot.ReturnsWithin(kWhile));
+  oracle.Announce(older_seq);
+  oracle.Release(older, false);
+  EXPECT_TRUE(snapshot.ReturnsWithin(kLong));
+}
+
+TEST(SequenceOracleTest, ReadPointRetriesThenGatesWritesThatKeepInsertingAbove) {
+  // Every ungated proposal is overtaken by a write announcing above it (overlapping writers);
+  // the gated proposal holds new writes back until the read point is chosen.
+  SequenceOracle oracle;
+  int ungated = 0;
+  std::unique_ptr<Waiter> held;
+  std::atomic<bool> held_done{false};
+  SequenceNumber held_seq = 0;
+  const SequenceNumber point = oracle.LinearizablePoint([&](SequenceNumber cap, bool first) {
+    EXPECT_EQ(first, ungated == 0 && cap == kMaxSequenceNumber);
+    const SequenceNumber p = std::min(cap, oracle.AnnouncedSequence());
+    if (cap == kMaxSequenceNumber) {
+      ungated++;
+      const int slot = oracle.ClaimSlot();
+      oracle.Announce(oracle.AssignSequence(slot, false));  // a write that overtakes
+      oracle.Release(slot, false);
+    } else if (held == nullptr) {
+      // Under the gate: a new write above it waits before inserting.
+      const int slot = oracle.ClaimSlot();
+      held_seq = oracle.AssignSequence(slot, false);
+      EXPECT_GT(held_seq, cap);
+      held = std::make_unique<Waiter>([&, slot] {
+        oracle.PassGate(held_seq);  // before inserting
+        oracle.Announce(held_seq);
+        oracle.Release(slot, false);
+        held_done.store(true);
+      });
+      EXPECT_FALSE(held->ReturnsWithin(kWhile));
+    }
+    return p;
+  });
+  EXPECT_GE(ungated, 1);
+  ASSERT_NE(held, nullptr);
+  EXPECT_LT(point, held_seq);
+  EXPECT_TRUE(held->ReturnsWithin(kLong));  // the gate opened when the point was chosen
+  EXPECT_EQ(oracle.AnnouncedSequence(), held_seq);
 }
 
 }  // namespace

@@ -11,10 +11,11 @@
 // "pending" count, then picks the sequence number (which may drain a Membuffer and waits for
 // writes in flight), then registers it. MustKeep answers true while anything is pending, and
 // for any version not newer than the newest registered snapshot. Ordering (all seq_cst): a
-// writer takes its sequence number before asking MustKeep; a snapshot raises pending before
-// reading the sequence counter. So a writer either sees the pending count (and keeps the old
-// version) or has a sequence number the snapshot covers (and then the snapshot reads the new
-// version, not the old one).
+// writer announces its sequence number before asking MustKeep (db/replacement_keeper.h); a
+// snapshot raises pending before choosing its read point, which covers every announcement made
+// before it is chosen. So a writer either sees the pending count (and keeps the old version)
+// or has a sequence number the snapshot covers (and then the snapshot reads the new version,
+// not the old one).
 
 #ifndef SLUICE_DB_SNAPSHOT_LIST_H_
 #define SLUICE_DB_SNAPSHOT_LIST_H_

@@ -12,11 +12,11 @@
 namespace sluice {
 
 HashRep::HashRep(Buckets kind, size_t write_buffer_size, size_t prefix_length, size_t bucket_count,
-                 std::function<SequenceNumber()> last_sequence)
+                 std::function<SequenceNumber()> announced_sequence)
     : kind_(kind),
       prefix_length_(std::max<size_t>(prefix_length, 1)),
       bucket_count_(std::max<size_t>(bucket_count, 1)),
-      last_sequence_(std::move(last_sequence)),
+      announced_sequence_(std::move(announced_sequence)),
       arena_(ArenaBlockSizeFor(write_buffer_size)),
       buckets_(new std::atomic<Bucket*>[bucket_count_]) {
   for (size_t i = 0; i < bucket_count_; i++) buckets_[i].store(nullptr, std::memory_order_relaxed);

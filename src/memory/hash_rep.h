@@ -50,7 +50,7 @@ class HashRep final : public MemoryComponent {
 
   // prefix_length >= 1, bucket_count >= 1 (Options validation ensures both).
   HashRep(Buckets kind, size_t write_buffer_size, size_t prefix_length, size_t bucket_count,
-          std::function<SequenceNumber()> last_sequence);
+          std::function<SequenceNumber()> announced_sequence);
 
   const char* Name() const override {
     return kind_ == Buckets::kSkipList ? "hash-skiplist" : "hash-linklist";
@@ -63,7 +63,7 @@ class HashRep final : public MemoryComponent {
   uint64_t NumEntries() const override { return entries_.load(std::memory_order_relaxed); }
   SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked) override {
     *piggybacked = false;
-    return last_sequence_();  // every version is in its bucket as soon as Add returns
+    return announced_sequence_();  // every version is in its bucket as soon as Add returns
   }
 
   // Buckets holding at least one version (for tests and the benchmark).
@@ -88,7 +88,7 @@ class HashRep final : public MemoryComponent {
   const Buckets kind_;
   const size_t prefix_length_;
   const size_t bucket_count_;
-  const std::function<SequenceNumber()> last_sequence_;
+  const std::function<SequenceNumber()> announced_sequence_;
   ConcurrentArena arena_;
   std::unique_ptr<std::atomic<Bucket*>[]> buckets_;
   std::atomic<uint64_t> entries_{0};

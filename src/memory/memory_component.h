@@ -57,8 +57,11 @@ class VersionKeeper {
 struct MemoryComponentContext {
   // Null: no reader ever needs an older version (every replacement may drop it).
   const VersionKeeper* keeper = nullptr;
-  // The newest sequence number handed out so far (default, outside a DB: kMaxSequenceNumber).
-  std::function<SequenceNumber()> last_sequence = [] { return kMaxSequenceNumber; };
+  // The largest sequence number announced (SequenceOracle): every write acknowledged, or whose
+  // version a reader returned, is at or below it (default, outside a DB: kMaxSequenceNumber).
+  // A component that replaces versions in place asks the keeper first, which announces the
+  // replacing write.
+  std::function<SequenceNumber()> announced_sequence = [] { return kMaxSequenceNumber; };
 };
 
 // What Get() found.
@@ -119,7 +122,7 @@ class MemoryComponent {
   // Prepares a scan: once it returns, every version with sequence <= the returned number that
   // is in this component is reachable through NewIterator(), and the DB must still wait for
   // writes at or below it that are in flight. Components whose versions are always reachable
-  // return last_sequence(). allow_piggyback: a preparation that started after this call may
+  // return announced_sequence(). allow_piggyback: a preparation that started after this call may
   // be shared instead of running a new one (*piggybacked is then set).
   virtual SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked);
 

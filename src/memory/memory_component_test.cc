@@ -34,7 +34,7 @@ class MemoryComponentTest : public ::testing::TestWithParam<std::string> {
     options.write_buffer_size = budget;
     MemoryComponentContext context;
     context.keeper = &keeper_;
-    context.last_sequence = [this] { return last_sequence_.load(); };
+    context.announced_sequence = [this] { return last_sequence_.load(); };
     std::unique_ptr<MemoryComponentFactory> factory;
     EXPECT_OK(NewMemoryComponentFactory(options, &factory));
     // The component outlives its factory (memory_component_factory.h).

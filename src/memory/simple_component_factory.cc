@@ -46,15 +46,17 @@ Status SimpleComponentFactory::NewComponent(const MemoryComponentContext& contex
   const SimpleComponentOptions& o = options_;
   switch (kind_) {
     case Kind::kSkipList:
-      *result = std::make_unique<SkipListRep>(o.write_buffer_size, context.last_sequence);
+      *result = std::make_unique<SkipListRep>(o.write_buffer_size, context.announced_sequence);
       break;
     case Kind::kHashSkipList:
-      *result = std::make_unique<HashRep>(HashRep::Buckets::kSkipList, o.write_buffer_size,
-                                          o.prefix_length, o.bucket_count, context.last_sequence);
+      *result =
+          std::make_unique<HashRep>(HashRep::Buckets::kSkipList, o.write_buffer_size,
+                                    o.prefix_length, o.bucket_count, context.announced_sequence);
       break;
     case Kind::kHashLinkList:
-      *result = std::make_unique<HashRep>(HashRep::Buckets::kLinkList, o.write_buffer_size,
-                                          o.prefix_length, o.bucket_count, context.last_sequence);
+      *result =
+          std::make_unique<HashRep>(HashRep::Buckets::kLinkList, o.write_buffer_size,
+                                    o.prefix_length, o.bucket_count, context.announced_sequence);
       break;
     case Kind::kVector:
       *result = std::make_unique<VectorRep>(o.write_buffer_size, /*preallocate=*/false);

@@ -59,10 +59,11 @@ size_t ArenaBlockSizeFor(size_t write_buffer_size) {
   return std::clamp<size_t>(write_buffer_size / 16, 1 << 10, 4 << 20);
 }
 
-SkipListRep::SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> last_sequence)
+SkipListRep::SkipListRep(size_t write_buffer_size,
+                         std::function<SequenceNumber()> announced_sequence)
     : arena_(ArenaBlockSizeFor(write_buffer_size)),
       list_(EntryComparator(), &arena_),
-      last_sequence_(std::move(last_sequence)) {}
+      announced_sequence_(std::move(announced_sequence)) {}
 
 void SkipListRep::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
                       bool /*keep_older: versions are never replaced here*/) {

@@ -31,7 +31,7 @@ std::unique_ptr<InternalIterator> NewEntryListIterator(const EntryList* list);
 
 class SkipListRep final : public MemoryComponent {
  public:
-  SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> last_sequence);
+  SkipListRep(size_t write_buffer_size, std::function<SequenceNumber()> announced_sequence);
 
   const char* Name() const override { return "skiplist"; }
   void Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
@@ -42,14 +42,14 @@ class SkipListRep final : public MemoryComponent {
   uint64_t NumEntries() const override { return entries_.load(std::memory_order_relaxed); }
   SequenceNumber PrepareScan(bool allow_piggyback, bool* piggybacked) override {
     *piggybacked = false;
-    return last_sequence_();  // every version is always in the skiplist
+    return announced_sequence_();  // every version is always in the skiplist
   }
 
  private:
   ConcurrentArena arena_;
   EntryList list_;
   std::atomic<uint64_t> entries_{0};
-  const std::function<SequenceNumber()> last_sequence_;
+  const std::function<SequenceNumber()> announced_sequence_;
 };
 
 // Arena block size for a component with the given budget: large enough to amortise block

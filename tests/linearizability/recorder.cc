@@ -6,8 +6,9 @@
 //
 // Each history: T threads run M random operations each on K keys of their own prefix (so every
 // history starts from an empty store): put, get, delete, increment, compare-and-swap,
-// put-if-absent, read-modify-write (doubling) and a write batch of two keys, with values drawn
-// from a few small integers so operations really interfere. A churn thread writes unrelated keys
+// put-if-absent, read-modify-write (doubling), a write batch of two keys, an iterator scan of
+// every key and reads of every key at one snapshot, with values drawn from a few small
+// integers so operations really interfere. A churn thread writes unrelated keys
 // meanwhile, so memory components switch, flush and compact under the histories. Every operation is
 // printed with its invocation and response times (steady clock, ns):
 //
@@ -16,8 +17,11 @@
 //   end
 //
 // Values are 8-byte little-endian integers in the store, decimal in the history; "-" means no
-// value. --broken turns off the read-modify-write conflict detection (see
-// DBImpl::SetRmwConflictDetectionForTesting): the checker must then find violations.
+// value; a scan or snapshot read prints the values of keys 0..K-1 as one field, comma-separated.
+// --broken turns off the read-modify-write conflict detection (see
+// DBImpl::SetRmwConflictDetectionForTesting), and --serializable sets
+// Options::linearizable_snapshots = false (snapshots and iterators of a non-FloDB component may
+// then miss writes completed just before): the checker must then find violations.
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -65,6 +69,25 @@ bool Decode(const std::string& s, int64_t* v) {
   return true;
 }
 
+// Appends "v0,v1,...,v(keys-1)" ("-" for an absent key) to *out, from the (key index, value)
+// pairs found; fails if an index repeats or is out of range.
+Status FormatAll(const std::vector<std::pair<int, std::string>>& found, int keys,
+                 std::string* out) {
+  std::vector<std::string> cells(static_cast<size_t>(keys), "-");
+  for (const auto& [k, v] : found) {
+    int64_t n = 0;
+    if (k < 0 || k >= keys || cells[k] != "-" || !Decode(v, &n)) {
+      return Status::Corruption("a scan returned an unexpected key or value");
+    }
+    cells[k] = std::to_string(n);
+  }
+  for (int k = 0; k < keys; k++) {
+    if (k > 0) out->push_back(',');
+    out->append(cells[k]);
+  }
+  return Status::OK();
+}
+
 // Runs one operation; returns false (with *error set) if the engine failed.
 bool RunOne(DB* db, const sluice::WriteOptions& wo, sluice::Random* rnd, const std::string& prefix,
             int keys, bool rmw_heavy, const std::vector<int>& kinds, int thread, Op* op,
@@ -74,7 +97,7 @@ bool RunOne(DB* db, const sluice::WriteOptions& wo, sluice::Random* rnd, const s
   const int64_t a = static_cast<int64_t>(rnd->Uniform(5));
   const int64_t b = static_cast<int64_t>(rnd->Uniform(5));
   // Without conflict detection most operations are increments, to make lost updates likely.
-  uint32_t kind = rmw_heavy ? (rnd->OneIn(4) ? rnd->Uniform(8) : 3) : rnd->Uniform(8);
+  uint32_t kind = rmw_heavy ? (rnd->OneIn(4) ? rnd->Uniform(8) : 3) : rnd->Uniform(10);
   if (!kinds.empty()) kind = static_cast<uint32_t>(kinds[rnd->Uniform(kinds.size())]);
   op->thread = thread;
   char buf[160];
@@ -153,6 +176,42 @@ bool RunOne(DB* db, const sluice::WriteOptions& wo, sluice::Random* rnd, const s
       std::snprintf(buf, sizeof(buf), "bat %d %lld %d ok", k, static_cast<long long>(a + 30), k2);
       break;
     }
+    case 8: {
+      // An iterator over the history's keys: one consistent state of all of them.
+      std::vector<std::pair<int, std::string>> found;
+      {
+        std::unique_ptr<sluice::Iterator> it = db->NewIterator(sluice::ReadOptions());
+        for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+          found.emplace_back(std::atoi(it->key().ToString().substr(prefix.size()).c_str()),
+                             it->value().ToString());
+        }
+        s = it->status();
+      }
+      op->ret = Now();
+      std::string all;
+      if (s.ok()) s = FormatAll(found, keys, &all);
+      std::snprintf(buf, sizeof(buf), "scn 0 - - %s", all.c_str());
+      break;
+    }
+    case 9: {
+      // Point reads of every key at one snapshot.
+      const sluice::Snapshot* snapshot = db->GetSnapshot();
+      sluice::ReadOptions at;
+      at.snapshot = snapshot;
+      std::vector<std::pair<int, std::string>> found;
+      for (int i = 0; i < keys && s.ok(); i++) {
+        std::string v;
+        s = db->Get(at, prefix + std::to_string(i), &v);
+        if (s.ok()) found.emplace_back(i, std::move(v));
+        if (s.IsNotFound()) s = Status::OK();
+      }
+      db->ReleaseSnapshot(snapshot);
+      op->ret = Now();
+      std::string all;
+      if (s.ok()) s = FormatAll(found, keys, &all);
+      std::snprintf(buf, sizeof(buf), "snp 0 - - %s", all.c_str());
+      break;
+    }
     default: {
       // Doubling (absent counts as 1); a general function through ReadModifyWrite.
       std::string result;
@@ -186,7 +245,7 @@ int main(int argc, char** argv) {
   std::string memtable = "flodb", dir;
   int histories = 500, threads = 4, ops = 25, keys = 3;
   uint32_t seed = 1;
-  bool broken = false, disable_wal = false;
+  bool broken = false, disable_wal = false, serializable = false;
   std::vector<int> kinds;
   app.add_option("--memtable", memtable, "memory component");
   app.add_option("--dir", dir, "database directory (created, then destroyed)")->required();
@@ -197,17 +256,21 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "random seed");
   app.add_flag("--broken", broken, "disable read-modify-write conflict detection");
   app.add_flag("--disable_wal", disable_wal, "every write skips the WAL");
-  app.add_option("--kinds", kinds,
-                 "only these operations (0 put, 1 get, 2 delete, 3 increment, 4 CAS, "
-                 "5 put-if-absent, 6 read-modify-write, 7 batch); default all")
+  app.add_flag("--serializable", serializable,
+               "Options::linearizable_snapshots = false (snapshots may miss completed writes)");
+  app.add_option(
+         "--kinds", kinds,
+         "only these operations (0 put, 1 get, 2 delete, 3 increment, 4 CAS, "
+         "5 put-if-absent, 6 read-modify-write, 7 batch, 8 scan, 9 snapshot reads); default all")
       ->delimiter(',')
-      ->check(CLI::Range(0, 7));
+      ->check(CLI::Range(0, 9));
   CLI11_PARSE(app, argc, argv);
 
   sluice::Options options;
   options.create_if_missing = true;
   options.error_if_exists = true;
   options.memtable = memtable;
+  options.linearizable_snapshots = !serializable;
   options.write_buffer_size = 64 << 10;  // switches and flushes during the histories
   options.level0_file_num_compaction_trigger = 2;
   std::unique_ptr<DB> db;

@@ -7,6 +7,9 @@
 # the WAL (WriteOptions::disable_wal), which takes its sequence number without the log's lock.
 # broken: flodb with read-modify-write conflict detection off; the checker must find a
 #         violation (retried with new seeds a few times, since a race may not show in one run).
+# serializable: skiplist with Options::linearizable_snapshots = false, increments, gets, scans
+#         and snapshot reads only; the checker must find a violation (so the scans' check can
+#         fail), retried the same way.
 # Environment: LIN_HISTORIES (default 2000), LIN_THREADS (4), LIN_OPS (25 per thread).
 set -euo pipefail
 recorder=$1 work=$2 mode=$3 wal=${4:-wal}
@@ -34,7 +37,7 @@ ops=${LIN_OPS:-25}
 db="$work/db-$name-$$"
 rm -rf "$db"
 
-if [ "$mode" != broken ]; then
+if [ "$mode" != broken ] && [ "$mode" != serializable ]; then
   "$recorder" --memtable="$mode" --dir="$db" --histories="$histories" --threads="$threads" \
     --ops="$ops" --seed=$$ "${extra[@]}" >"$work/$name.history"
   "$checker" <"$work/$name.history"
@@ -42,14 +45,19 @@ if [ "$mode" != broken ]; then
   exit 0
 fi
 
+if [ "$mode" = broken ]; then
+  flags=(--memtable=flodb --broken)
+else
+  flags=(--memtable=skiplist --serializable --kinds=1,3,8,9)
+fi
 for attempt in 1 2 3 4 5; do
-  "$recorder" --memtable=flodb --dir="$db" --histories=200 --threads="$threads" --ops="$ops" \
-    --seed=$((attempt * 7919 + $$)) --broken >"$work/broken.history"
-  if "$checker" -expect-violations <"$work/broken.history"; then
-    rm -f "$work/broken.history"
+  "$recorder" "${flags[@]}" --dir="$db" --histories=200 --threads="$threads" --ops="$ops" \
+    --seed=$((attempt * 7919 + $$)) >"$work/$mode.history"
+  if "$checker" -expect-violations <"$work/$mode.history"; then
+    rm -f "$work/$mode.history"
     exit 0
   fi
-  echo "run.sh: no violation found in the broken mode (attempt $attempt); retrying"
+  echo "run.sh: no violation found in the $mode mode (attempt $attempt); retrying"
 done
-echo "run.sh: the checker never caught the broken mode" >&2
+echo "run.sh: the checker never caught the $mode mode" >&2
 exit 1

@@ -64,7 +64,7 @@ SluiceMemoryComponentDriver::~SluiceMemoryComponentDriver() {
 sluice::Status SluiceMemoryComponentDriver::NewComponent(
     std::unique_ptr<sluice::MemoryComponent>* component) {
   sluice::MemoryComponentContext context;
-  context.last_sequence = [this] { return sequence_.load(std::memory_order_acquire); };
+  context.announced_sequence = [this] { return sequence_.load(std::memory_order_acquire); };
   return factory_->NewUnobservedComponent(context, component);
 }
 

@@ -419,10 +419,10 @@ bool FloDBComponent::Get(const Slice& key, SequenceNumber read_seq, MemoryLookup
 
 SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggybacked) {
   *piggybacked = false;
-  if (mbf_ == nullptr) return context_.last_sequence();
+  if (mbf_ == nullptr) return context_.announced_sequence();
   const uint64_t started_before = masters_started_.load(std::memory_order_acquire);
   MutexLock lock(&scan_mu_);
-  if (immutable_.load(std::memory_order_acquire)) return context_.last_sequence();  // drained
+  if (immutable_.load(std::memory_order_acquire)) return context_.announced_sequence();  // drained
   if (allow_piggyback && masters_done_.load(std::memory_order_acquire) > started_before) {
     // A master that started after this call finished while we waited: share its sequence.
     *piggybacked = true;
@@ -434,10 +434,10 @@ SequenceNumber FloDBComponent::PrepareScan(bool allow_piggyback, bool* piggyback
   // Announced first: an update that replaces a version <= s in place before the floor reaches
   // s pushes that version below, where the scan reads it (Membuffer::BeginFloorRaise).
   mbf_->BeginFloorRaise();
-  // seq_cst (inside last_sequence): read after the announcement and before the floor is
+  // seq_cst (inside announced_sequence): read after the announcement and before the floor is
   // raised, so a writer whose sequence number is <= s either reads the raised floor or is
   // waited for (DrainUpTo).
-  const SequenceNumber s = context_.last_sequence();
+  const SequenceNumber s = context_.announced_sequence();
   TEST_SYNC_POINT("FloDBComponent::PrepareScan:SequenceRead");
   DrainUpTo(s);
   master_sequence_.store(s, std::memory_order_release);

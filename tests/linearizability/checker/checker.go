@@ -1,6 +1,7 @@
 // Command checker reads histories written by sluice_lin_recorder (recorder.cc) on standard
 // input and checks each for linearizability against a sequential key-value model with
-// Porcupine: partitioned by key, unless the history has write batches (which span two keys).
+// Porcupine: partitioned by key, unless the history has write batches (which span two keys),
+// scans or snapshot reads (which span all of them).
 //
 //	checker [-expect-violations] [-timeout 10s]
 //
@@ -23,7 +24,7 @@ import (
 
 // input is one operation's call: its kind, key and arguments.
 type input struct {
-	op       string // put get del inc cas pia dbl bat
+	op       string // put get del inc cas pia dbl bat scn snp
 	key      int
 	arg1     int64 // put/pia/bat: value; inc: delta; cas: expected
 	arg1None bool  // cas: expected "no value"
@@ -34,7 +35,12 @@ type input struct {
 type output struct {
 	none bool  // get: no value
 	val  int64 // get/inc/dbl: value; cas/pia: 1 if it wrote
+	all  state // scn/snp: the value of every key read
+	n    int   // scn/snp: how many keys were read (0..n-1)
 }
+
+// multiKey reports whether an operation spans more than its key.
+func multiKey(op string) bool { return op == "bat" || op == "scn" || op == "snp" }
 
 // value is the value of one key.
 type value struct {
@@ -54,6 +60,15 @@ func step(st interface{}, in interface{}, out interface{}) (bool, interface{}) {
 	if i.op == "bat" {
 		full[i.key] = value{true, i.arg1}
 		full[i.arg2] = value{true, i.arg1}
+		return true, full
+	}
+	if i.op == "scn" || i.op == "snp" {
+		o := out.(output)
+		for k := 0; k < o.n; k++ {
+			if full[k] != o.all[k] {
+				return false, full
+			}
+		}
 		return true, full
 	}
 	ok, next := stepKey(full[i.key], i, out.(output))
@@ -112,7 +127,7 @@ var model = porcupine.Model{
 		byKey := map[int][]porcupine.Operation{}
 		var keys []int
 		for _, op := range history {
-			if op.Input.(input).op == "bat" {
+			if multiKey(op.Input.(input).op) {
 				return [][]porcupine.Operation{history}
 			}
 		}
@@ -188,8 +203,21 @@ func parseOp(line string) (porcupine.Operation, error) {
 		return porcupine.Operation{}, fmt.Errorf("batch key %d out of range", in.arg2)
 	}
 	var out output
-	switch f[7] {
-	case "ok":
+	switch {
+	case in.op == "scn" || in.op == "snp":
+		cells := strings.Split(f[7], ",")
+		if len(cells) > maxKeys {
+			return porcupine.Operation{}, fmt.Errorf("%d keys read, at most %d", len(cells), maxKeys)
+		}
+		out.n = len(cells)
+		for k, c := range cells {
+			v, none, err := parseInt(c)
+			if err != nil {
+				return porcupine.Operation{}, err
+			}
+			out.all[k] = value{!none, v}
+		}
+	case f[7] == "ok":
 	default:
 		if out.val, out.none, err = parseInt(f[7]); err != nil {
 			return porcupine.Operation{}, err
