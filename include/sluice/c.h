@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Exported from libsluice.so, which is built with hidden visibility: what the public
+ * headers declare is the library's whole ABI. */
+#pragma GCC visibility push(default)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -238,5 +242,7 @@ int sluice_minor_version(void);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+#pragma GCC visibility pop
 
 #endif /* SLUICE_C_H_ */

@@ -23,6 +23,10 @@
 #include "sluice/status.h"
 #include "sluice/write_batch.h"
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 // The name of the column family every database has (RocksDB's).
@@ -273,5 +277,7 @@ Status DestroyDB(const std::string& path, const Options& options);
 Status RepairDB(const std::string& path, const Options& options);
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_DB_H_

@@ -18,6 +18,10 @@
 #include "sluice/slice.h"
 #include "sluice/status.h"
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 // A file read from its start to its end.
@@ -176,5 +180,7 @@ class EnvWrapper : public Env {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_ENV_H_

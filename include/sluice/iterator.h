@@ -11,6 +11,10 @@
 #include "sluice/slice.h"
 #include "sluice/status.h"
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 class Iterator {
@@ -42,5 +46,7 @@ class Iterator {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_ITERATOR_H_

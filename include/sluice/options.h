@@ -17,6 +17,10 @@
 
 #include "sluice/slice.h"
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 class Env;
@@ -278,5 +282,7 @@ struct WriteOptions {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_OPTIONS_H_

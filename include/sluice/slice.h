@@ -13,6 +13,10 @@
 #include <string>
 #include <string_view>
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 class Slice {
@@ -115,5 +119,7 @@ inline void NarrowToPrefix(const Slice& prefix, std::optional<std::string>* lowe
 }
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_SLICE_H_

@@ -10,6 +10,10 @@
 
 #include <cstdint>
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 class Snapshot {
@@ -22,5 +26,7 @@ class Snapshot {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_SNAPSHOT_H_

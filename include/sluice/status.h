@@ -11,6 +11,10 @@
 
 #include "sluice/slice.h"
 
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
 namespace sluice {
 
 class Status {
@@ -103,5 +107,7 @@ class Status {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_STATUS_H_

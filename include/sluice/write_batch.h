@@ -16,6 +16,16 @@
 #include "sluice/status.h"
 
 namespace sluice {
+// The engine's access to a batch's encoding: not part of the API, so declared before the
+// exported region below (its friend declaration must not make it exported).
+class WriteBatchInternal;
+}  // namespace sluice
+
+// Exported from libsluice.so, which is built with hidden visibility: what the public headers
+// declare is the library's whole ABI.
+#pragma GCC visibility push(default)
+
+namespace sluice {
 
 class ColumnFamilyHandle;
 
@@ -85,5 +95,7 @@ class WriteBatch {
 };
 
 }  // namespace sluice
+
+#pragma GCC visibility pop
 
 #endif  // SLUICE_WRITE_BATCH_H_
