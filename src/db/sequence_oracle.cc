@@ -26,13 +26,13 @@ SequenceOracle::SequenceOracle(SequenceNumber last_sequence)
 void SequenceOracle::EnsureAnnouncedSlow(SequenceNumber seq, SeenAnnounced* seen) {
   // seq_cst: the reader's load (or its announcement) precedes its return, so a read point taken
   // after the read returned loads at least seq.
-  SequenceNumber announced = announced_.load(std::memory_order_seq_cst);
-  if (seq > announced) {
-    PassGate(seq);
-    Announce(seq);
-    announced = seq;
+  const SequenceNumber announced = announced_.load(std::memory_order_seq_cst);
+  if (seq <= announced) {
+    *seen = {id_, announced};
+    return;
   }
-  *seen = {id_, announced};
+  PassGate(seq);
+  AnnounceSlow(seq, seen);
 }
 
 int SequenceOracle::ClaimSlot() {
@@ -87,7 +87,7 @@ void SequenceOracle::Release(int slot, bool multi_entry) {
   if (multi_entry) batches_in_flight_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
-void SequenceOracle::Announce(SequenceNumber seq) {
+void SequenceOracle::AnnounceSlow(SequenceNumber seq, SeenAnnounced* seen) {
   // seq_cst CAS to the maximum: a read point taken after it (seq_cst load) is at least seq. And
   // a write w below a value a reader loads is found in Active by that reader's slot scan
   // (WaitForWritesUpTo): w claimed its slot before drawing its number; its draw precedes, in
@@ -95,10 +95,12 @@ void SequenceOracle::Announce(SequenceNumber seq) {
   // (or is it); that draw happens before the CAS here (the write's own, or that of a thread
   // that found its version, published with release and read with acquire), and the reader's
   // load reads from this CAS.
-  SequenceNumber cur = announced_.load(std::memory_order_relaxed);
-  while (cur < seq && !announced_.compare_exchange_weak(cur, seq, std::memory_order_seq_cst,
-                                                        std::memory_order_relaxed)) {
+  // (The first load is seq_cst too: if it finds seq covered already, it stands for the
+  // announcement: see SeenAnnounced.)
+  SequenceNumber cur = announced_.load(std::memory_order_seq_cst);
+  while (cur < seq && !announced_.compare_exchange_weak(cur, seq, std::memory_order_seq_cst)) {
   }
+  *seen = {id_, std::max(cur, seq)};
 }
 
 void SequenceOracle::WaitAtGate(SequenceNumber seq) const {

@@ -88,7 +88,14 @@ class SequenceOracle {
   // a gated reader's proposal waits for (a write replacing a version in place asks the
   // VersionKeeper under its bucket's lock, and a drain thread moves entries during a scan's
   // drain). It announces only the numbers of writes that have passed the gate (or inserted).
-  void Announce(SequenceNumber seq);
+  // Usually free when seq is not new: each thread remembers the last announced_ it saw, so a
+  // drain thread moving many versions does not load announced_'s line, which every write
+  // takes, for each.
+  void Announce(SequenceNumber seq) {
+    SeenAnnounced& seen = Seen();
+    if (seen.oracle == id_ && seq <= seen.announced) return;  // announced_ only grows
+    AnnounceSlow(seq, &seen);
+  }
 
   // The largest sequence number announced so far: every write that any reader may have seen,
   // or that was acknowledged, has a sequence number at or below it.
@@ -98,7 +105,7 @@ class SequenceOracle {
   // seq if it is not already (waiting at a closed gate first, as a write does: the read holds no
   // lock). Usually free: each thread remembers the last announced_ it saw.
   void EnsureAnnounced(SequenceNumber seq) {
-    thread_local SeenAnnounced seen;
+    SeenAnnounced& seen = Seen();
     if (seen.oracle == id_ && seq <= seen.announced) return;  // announced_ only grows
     EnsureAnnouncedSlow(seq, &seen);
   }
@@ -152,11 +159,19 @@ class SequenceOracle {
   static constexpr SequenceNumber kGateOpen = ~SequenceNumber{0};
 
   // What a thread last saw of an oracle's announced_ (id_ tells oracles apart: addresses are
-  // reused).
+  // reused), in a seq_cst load or read-modify-write. Skipping an announcement because seq is
+  // at or below it is as good as making it: that earlier seq_cst operation precedes, in program
+  // order and so in the single total order, whatever the caller does next (a VersionKeeper's
+  // load of the pending count, a read's return), and it read a value >= seq.
   struct SeenAnnounced {
     uint64_t oracle = 0;
     SequenceNumber announced = 0;
   };
+  static SeenAnnounced& Seen() {
+    thread_local SeenAnnounced seen;
+    return seen;
+  }
+  void AnnounceSlow(SequenceNumber seq, SeenAnnounced* seen);
   void EnsureAnnouncedSlow(SequenceNumber seq, SeenAnnounced* seen);
   void WaitAtGate(SequenceNumber seq) const;
   // Closes the gate at the current announced_ and returns that value (REQUIRES gate_mu_).
