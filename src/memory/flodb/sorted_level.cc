@@ -192,7 +192,10 @@ SortedLevel::Applied SortedLevel::ApplyToNode(std::atomic<uintptr_t>* head, Vers
       }
       Version* n = Ptr(n_raw);
       if (n == nullptr || seq > n->sequence()) {
-        if (!keep_(seq, newer->sequence())) {
+        // A newer version of a multi-update batch (keep_older) does not hide it: a point read
+        // passes over the batch's versions while the batch is in flight, so v (a write that
+        // took its sequence number first and may already be acknowledged) must be there.
+        if (!newer->keep_older && !keep_(seq, newer->sequence())) {
           // No reader can need a version this old: the newer one hides it from all of them.
           return Applied::kOvertaken;
         }

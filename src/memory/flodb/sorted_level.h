@@ -9,7 +9,8 @@
 // need it (keep(older_seq, newer_seq) says so, or the write belongs to a multi-update batch),
 // in which case the old version stays in the chain behind the new one. A version older than
 // the newest (a writer that was overtaken) is linked at its place in the chain if a reader
-// may need it, and dropped otherwise. Nodes are never removed.
+// may need it (keep says so, or the version just above it belongs to a multi-update batch,
+// which point reads pass over while it is in flight), and dropped otherwise. Nodes are never removed.
 //
 // Chain invariants and memory ordering:
 //   * Sequence numbers strictly decrease along a chain; versions are immutable once linked,
