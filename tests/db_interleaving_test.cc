@@ -189,7 +189,7 @@ TEST(FloDBInterleavingTest, ScanWaitsForADrainBatchInFlight) {
   FloDBSetup setup;
   {
     FloDBComponent c(setup.options, setup.context);
-    constexpr int kKeys = 300;  // drained once the writes stop (FloDBComponent::DrainLoop)
+    constexpr int kKeys = 300;  // drained once the writes stop (FloDBComponent::DrainStep)
     for (int i = 0; i < kKeys; i++) {
       c.Add(static_cast<SequenceNumber>(i + 1), kTypeValue, Key(i), "v", /*keep_older=*/false);
       setup.last.store(static_cast<SequenceNumber>(i + 1));
@@ -294,7 +294,7 @@ TEST(FloDBInterleavingTest, VersionReplacedBeforeTheFloorRisesIsReadByTheScan) {
   SyncPointScope sync;
   Events ev;
   thread_local bool t_scanner = false;
-  sync->SetCallBack("FloDBComponent::DrainLoop:Look", [&](void*) {
+  sync->SetCallBack("FloDBComponent::DrainStep:Look", [&](void*) {
     if (!ev.IsSet("drain released")) ev.WaitForAny({"drain released"});
   });
   sync->SetCallBack("FloDBComponent::PrepareScan:SequenceRead", [&](void*) {

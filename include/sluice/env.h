@@ -124,6 +124,17 @@ class Env {
 
   virtual uint64_t NowMicros() = 0;
   virtual void SleepForMicroseconds(int micros) = 0;
+
+  // The background threads every DB of the process shares (RocksDB's Env thread pools), in
+  // three pools: kHigh runs flushes, kLow compactions (and their parallel key ranges and the
+  // deletion of obsolete files), kDrain FloDB's drains of the Membuffer. Defaults: kHigh
+  // max(1, cores / 2), kLow and kDrain one per core. A DB opened with max_background_jobs
+  // above the kLow size grows it to max_background_jobs - 1. Every Env reaches the same
+  // process-wide pools. number is clamped to 1..1024; shrinking waits for the threads that
+  // leave to finish their task (call it from no background task).
+  enum class Priority { kLow, kHigh, kDrain };
+  virtual void SetBackgroundThreads(int number, Priority pri = Priority::kLow);
+  virtual int GetBackgroundThreads(Priority pri = Priority::kLow);
 };
 
 // Forwards every call to a target Env; override what you want to change.

@@ -87,10 +87,14 @@ struct DBOptions {
   // pread reports Corruption naming the file (tests/db_corruption_test.cc).
   bool allow_mmap_reads = false;
   // --- Compaction ---
-  // Background threads for flushes and compactions (at least 2: one flushes, the rest compact).
+  // Background jobs this DB runs at once (at least 2): one flush, and up to
+  // max_background_jobs - 1 compactions. They run as tasks on the threads the whole process
+  // shares (Env::SetBackgroundThreads): flushes on the high-priority pool, where no compaction
+  // queues ahead of them, compactions on the low-priority pool, which opening a DB grows to at
+  // least max_background_jobs - 1 threads. A DB has no threads of its own.
   int max_background_jobs = 2;
   // A compaction with enough input (at least target_file_size_base per range) is split into up
-  // to this many key ranges, merged in parallel on threads of their own (RocksDB's
+  // to this many key ranges, merged in parallel on free threads of the low-priority pool (RocksDB's
   // max_subcompactions; its default is 1). 0: one per core, at most
   // kDefaultMaxSubcompactions. The ranges are cut between files of the sorted input level, so
   // an L0 compaction into an empty L1 is never split.
@@ -170,7 +174,9 @@ struct ColumnFamilyOptions {
   // Entry slots per (cache-line) bucket of the Membuffer, 1..6; a write into a full bucket
   // goes to the Memtable.
   int membuffer_bucket_slots = 6;
-  // Background threads draining the Membuffer into the Memtable.
+  // Drain tasks that may move one component's Membuffer into its Memtable at once (on the
+  // process's drain pool, Env::SetBackgroundThreads(n, Env::Priority::kDrain)). They run only
+  // while the component takes writes or holds entries: an idle component costs no drain work.
   int flodb_drain_threads = 1;
   // A bounded scan (DB::Scan) that finds a newer version in its range restarts; after this many
   // restarts it falls back to a scan that cannot be invalidated.

@@ -3,7 +3,7 @@
 //
 // Every family has its own memory components (its SuperVersion: mutable component, immutable
 // ones, SST Version), options and component factory; the WAL, the sequence numbers, the
-// snapshots, the block and table caches and the background threads are the database's.
+// snapshots, the block and table caches and the background tasks are the database's.
 //
 // Lifetime: a ColumnFamilyData lives until the DB is destroyed, even once dropped, so that a
 // handle (which points at it) stays safe to pass after DropColumnFamily: calls then answer

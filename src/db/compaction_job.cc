@@ -2,14 +2,12 @@
 
 #include "db/compaction_job.h"
 
+#include <functional>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "base/filename.h"
 #include "base/merging_iterator.h"
 #include "table/table_cache.h"
-#include "util/thread_name.h"
 #include "version/level_iterator.h"
 
 namespace sluice {
@@ -93,22 +91,19 @@ Status RunCompactionJob(const CompactionJobOptions& options, const Compaction& c
     jobs[i].keys_upto = &points[i];
     jobs[i + 1].keys_after = &points[i];
   }
-  // Job 0 runs on this thread, the others on one thread each (or here too, after job 0, if a
-  // thread cannot be started).
-  std::vector<std::thread> threads;
-  std::vector<size_t> inline_jobs = {0};
-  for (size_t i = 1; i < jobs.size(); i++) {
-    try {
-      threads.emplace_back([&options, &compaction, &tombstones, job = &jobs[i]] {
-        SetCurrentThreadName("sluice-subcomp");
-        RunRange(options, compaction, tombstones, job);
-      });
-    } catch (const std::system_error&) {
-      inline_jobs.push_back(i);
-    }
+  // Job 0 runs on this thread, the others on free threads of the low pool (or here too, after
+  // job 0, if none takes them).
+  std::vector<std::function<void()>> tasks;
+  for (RangeJob& job : jobs) {
+    tasks.emplace_back([&options, &compaction, &tombstones, job = &job] {
+      RunRange(options, compaction, tombstones, job);
+    });
   }
-  for (size_t i : inline_jobs) RunRange(options, compaction, tombstones, &jobs[i]);
-  for (auto& t : threads) t.join();
+  if (options.tasks != nullptr) {
+    options.tasks->RunParallel(TaskScheduler::Pool::kLow, std::move(tasks));
+  } else {
+    for (auto& task : tasks) task();
+  }
 
   Status s;
   for (const RangeJob& job : jobs) {

@@ -1,6 +1,7 @@
 // db/compaction_job.h — the merge of one Compaction: its inputs read, pruned and written to
 // new files of the output level, either as one merge job or split into key ranges
-// (subcompactions) merged in parallel, one thread each, whose outputs are then joined.
+// (subcompactions) merged in parallel on the low pool's threads (or the caller's, when none is
+// free), whose outputs are then joined.
 //
 // Invariants: the ranges come from Compaction::SplitPoints, so they are disjoint, ascending and
 // cut between user keys: every version of a key is pruned by one job, which sees all of them
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "db/merge_job.h"
+#include "util/task_scheduler.h"
 #include "version/compaction.h"
 
 namespace sluice {
@@ -33,6 +35,9 @@ struct CompactionJobOptions {
   // min_subcompaction_bytes of input.
   int max_subcompactions = 1;
   uint64_t min_subcompaction_bytes = 0;
+  // Where the ranges after the first run (TaskScheduler::Client::RunParallel on the low pool);
+  // null: one after the other on the caller's thread.
+  TaskScheduler::Client* tasks = nullptr;
 };
 
 struct CompactionJobResult {

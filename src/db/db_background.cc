@@ -1,17 +1,24 @@
-// db/db_background.cc — background threads: flushes of immutable memory components,
-// compactions, deletion of obsolete files; plus Flush() and CompactRange(), which use the same
-// machinery from the caller's thread.
+// db/db_background.cc — background work: flushes of immutable memory components, compactions,
+// deletion of obsolete files; plus Flush() and CompactRange(), which use the same machinery from
+// the caller's thread.
 //
-// Every thread runs the same loop under mutex_: a pending flush first (one at a time, oldest
-// component first, so L0 files are created in sequence order), else a compaction if fewer than
-// max_background_jobs - 1 are running (one thread always stays free for flushes), else, if
-// nothing else runs and no write has been applied for level0_idle_compaction_ms, an L0 -> L1
-// compaction of whatever L0 holds (or, with writes, once scans have paid for the L0 files they
-// merge as much as that compaction costs: level0_scan_compaction); else, if files became obsolete
-// since the last look (an iterator or a retired SuperVersion released them), delete them; else wait
-// (at most kBackgroundRecheck, or until such a compaction may come). The work itself runs without
-// mutex_ (a compaction's merge possibly split into key ranges on threads of their own,
+// The work runs as tasks on the process-wide pools (util/task_scheduler.h) through this DB's
+// client, tasks_: a flush on the high pool, the rest on the low pool. MaybeScheduleWork, called
+// under mutex_ after every change that can make work (a component switch, a flush or a
+// compaction installed, a waiter), queues at most one flush task and up to max_background_jobs
+// - 1 compaction tasks. Each task does one unit of work and then asks again, so the pools
+// alternate between DBs. A flush task flushes the oldest pending component (one at a time, so
+// L0 files are created in sequence order). A compaction task runs, in this order of
+// preference: a compaction if fewer than max_background_jobs - 1 run; else, if nothing else
+// runs and no write has been applied for level0_idle_compaction_ms, an L0 -> L1 compaction of
+// whatever L0 holds (or, with writes, once scans have paid for the L0 files they merge as much
+// as that compaction costs: level0_scan_compaction); else a switch of a family that holds old
+// WAL files back; else, if files became obsolete (an iterator or a retired SuperVersion released
+// them), their deletion. A task that finds nothing ends; a tick every kBackgroundRecheck (and a
+// recheck when an idle compaction comes due) looks again. The work itself runs without mutex_
+// (a compaction's merge possibly split into key ranges run in parallel on the low pool,
 // db/compaction_job.h); results are installed under it (LogAndApply, then a new SuperVersion).
+// Close drops this DB's queued tasks and waits for its running ones only.
 
 #include <fmt/format.h>
 
@@ -26,14 +33,13 @@
 #include "util/kill_point.h"
 #include "util/logging.h"
 #include "util/sync_point.h"
-#include "util/thread_name.h"
+#include "util/task_scheduler.h"
 
 namespace sluice {
 namespace {
 
-// The longest an idle background thread sleeps without looking for work. A wake-up for obsolete
-// files is signalled without mutex_ (the listener may run under it), so it can slip in between
-// a thread's check and its wait; this bounds how late such files are deleted.
+// How often an open DB looks for background work that no event announces (compactions that
+// scans paid for, an idle compaction whose recheck was not queued).
 constexpr std::chrono::microseconds kBackgroundRecheck = std::chrono::seconds(1);
 
 // Whether a family's memory holds writes not yet in its SST files (an immutable component, or
@@ -44,23 +50,109 @@ bool HoldsUnflushedWrites(const SuperVersion& sv) {
 
 }  // namespace
 
-void DBImpl::StartBackgroundThreads() {
-  for (int i = 0; i < options_.max_background_jobs; i++) {
-    bg_threads_.emplace_back([this] {
-      SetCurrentThreadName("sluice-bg");
-      BackgroundLoop();
-    });
-  }
+void DBImpl::StartBackgroundWork() {
+  TaskScheduler& scheduler = *tasks_->scheduler();
+  // This DB runs up to max_background_jobs - 1 compactions at once: the low pool has room for
+  // them (RocksDB's IncBackgroundThreadsIfNeeded).
+  scheduler.EnsureThreads(TaskScheduler::Pool::kLow, options_.max_background_jobs - 1);
+  MutexLock l(&mutex_);
+  tasks_->ScheduleAfter(TaskScheduler::Pool::kLow, kBackgroundRecheck, [this] { TickTask(); });
+  MaybeScheduleWork();
 }
 
-void DBImpl::StopBackgroundThreads() {
+void DBImpl::StopBackgroundWork() {
   {
     MutexLock l(&mutex_);
     shutting_down_.store(true);
     bg_cv_.SignalAll();
   }
-  for (auto& t : bg_threads_) t.join();
-  bg_threads_.clear();
+  // Drops this DB's queued tasks and waits for its running ones (a flush or a compaction
+  // finishes first); other DBs' tasks are not waited for.
+  tasks_->Close();
+}
+
+void DBImpl::MaybeScheduleWork() {
+  if (shutting_down_.load() || !bg_error_.ok()) return;
+  if (!flush_scheduled_ && !flush_running_ && PickFlush() != nullptr) {
+    flush_scheduled_ = true;
+    tasks_->Schedule(TaskScheduler::Pool::kHigh, [this] { FlushTask(); });
+  }
+  // Up to the DB's share of compactions: each task that finds work asks again when it is done,
+  // one that finds none ends (so nothing spins while, say, the inputs are busy).
+  while (compaction_tasks_ < options_.max_background_jobs - 1 && LowPriorityWorkMayBeDue()) {
+    compaction_tasks_++;
+    tasks_->Schedule(TaskScheduler::Pool::kLow, [this] { CompactionTask(); });
+  }
+}
+
+bool DBImpl::LowPriorityWorkMayBeDue() const {
+  // acquire: see WakeForObsoleteFiles.
+  if (obsolete_files_pending_.load(std::memory_order_acquire)) return true;
+  for (ColumnFamilyData* f : LiveFamilies()) {
+    if (f->versions->picker.MaxScore(*f->versions->current) >= 1.0) return true;
+  }
+  // (Idle and scan-paid L0 compactions are looked for by every compaction task, by the ticks
+  // and by the rechecks those ask for.)
+  return PickWalHolder() != nullptr;
+}
+
+void DBImpl::FlushTask() {
+  MutexLock l(&mutex_);
+  flush_scheduled_ = false;
+  if (!shutting_down_.load() && bg_error_.ok() && !flush_running_) {
+    if (ColumnFamilyData* cfd = PickFlush()) {
+      flush_running_ = true;
+      Status s = FlushOldestImmutable(cfd);
+      flush_running_ = false;
+      if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
+    }
+  }
+  MaybeScheduleWork();
+  bg_cv_.SignalAll();
+}
+
+void DBImpl::CompactionTask() {
+  MutexLock l(&mutex_);
+  uint64_t recheck_micros = 0;
+  const bool worked =
+      !shutting_down_.load() && bg_error_.ok() && RunLowPriorityJob(&recheck_micros);
+  compaction_tasks_--;
+  if (worked) {
+    MaybeScheduleWork();
+  } else if (recheck_micros > 0 && !shutting_down_.load()) {
+    // An idle compaction comes due then (sooner than the next tick, which also looks).
+    tasks_->ScheduleAfter(TaskScheduler::Pool::kLow, std::chrono::microseconds(recheck_micros),
+                          [this] { WakeCompactionTask(); });
+  }
+  bg_cv_.SignalAll();
+}
+
+void DBImpl::WakeCompactionTask() {
+  MutexLock l(&mutex_);
+  if (shutting_down_.load() || !bg_error_.ok()) return;
+  if (compaction_tasks_ < options_.max_background_jobs - 1) {
+    compaction_tasks_++;
+    tasks_->Schedule(TaskScheduler::Pool::kLow, [this] { CompactionTask(); });
+  }
+}
+
+void DBImpl::TickTask() {
+  WakeCompactionTask();
+  // relaxed: a hint; a tick after Close began is refused by the closed client.
+  if (!shutting_down_.load(std::memory_order_relaxed)) {
+    tasks_->ScheduleAfter(TaskScheduler::Pool::kLow, kBackgroundRecheck, [this] { TickTask(); });
+  }
+}
+
+void DBImpl::ObsoleteFilesTask() {
+  MutexLock l(&mutex_);
+  // Closing: Close deletes them. After a background error nothing is deleted: a failed
+  // MANIFEST write may still name a file the DB dropped.
+  if (shutting_down_.load() || !bg_error_.ok()) return;
+  // acq_rel: pairs with the listener's exchange, so the files it announced are in the
+  // registry's queue (also guarded by the registry's own lock) when DeleteObsoleteFiles takes
+  // it; a later announcement sees false and queues another task.
+  if (obsolete_files_pending_.exchange(false, std::memory_order_acq_rel)) DeleteObsoleteFiles();
 }
 
 void DBImpl::InstallSuperVersion(ColumnFamilyData* cfd, std::shared_ptr<LoggedComponent> mem,
@@ -136,88 +228,69 @@ void DBImpl::SetBackgroundError(const Status& s) {
   bg_cv_.SignalAll();
 }
 
-void DBImpl::BackgroundLoop() {
-  MutexLock l(&mutex_);
-  while (!shutting_down_.load()) {
-    if (!bg_error_.ok()) {
-      bg_cv_.Wait();
-      continue;
+bool DBImpl::RunLowPriorityJob(uint64_t* recheck_micros) {
+  *recheck_micros = 0;
+  // The pick that wins runs here, counted in compactions_running_ while it runs.
+  std::unique_ptr<Compaction> c;
+  ColumnFamilyData* cfd = nullptr;
+  if (compactions_running_ < options_.max_background_jobs - 1) {
+    // The family with the highest score first; one that cannot start (files busy) yields to
+    // the next.
+    std::vector<std::pair<double, ColumnFamilyData*>> scored;
+    for (ColumnFamilyData* f : LiveFamilies()) {
+      const double score = f->versions->picker.MaxScore(*f->versions->current);
+      if (score >= 1.0) scored.emplace_back(score, f);
     }
-    ColumnFamilyData* flush = flush_running_ ? nullptr : PickFlush();
-    if (flush != nullptr) {
-      flush_running_ = true;
-      Status s = FlushOldestImmutable(flush);
-      flush_running_ = false;
-      if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
-      bg_cv_.SignalAll();
-      continue;
-    }
-    // The pick that wins runs here, counted in compactions_running_ while it runs.
-    std::unique_ptr<Compaction> c;
-    ColumnFamilyData* cfd = nullptr;
-    uint64_t recheck_micros = 0;
-    if (compactions_running_ < options_.max_background_jobs - 1) {
-      // The family with the highest score first; one that cannot start (files busy) yields to
-      // the next.
-      std::vector<std::pair<double, ColumnFamilyData*>> scored;
-      for (ColumnFamilyData* f : LiveFamilies()) {
-        const double score = f->versions->picker.MaxScore(*f->versions->current);
-        if (score >= 1.0) scored.emplace_back(score, f);
-      }
-      std::sort(scored.begin(), scored.end(),
-                [](const auto& a, const auto& b) { return a.first > b.first; });
-      for (const auto& [score, f] : scored) {
-        c = f->versions->PickCompaction();
-        if (c != nullptr) {
-          cfd = f;
-          break;
-        }
-      }
-    }
-    if (c == nullptr && compactions_running_ == 0 && manual_compactions_ == 0) {
-      c = PickIdleCompaction(&cfd, &recheck_micros);
+    std::sort(scored.begin(), scored.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [score, f] : scored) {
+      c = f->versions->PickCompaction();
       if (c != nullptr) {
-        DBStats::Add(&stats_.idle_compactions, 1);
-      } else {
-        c = PickScanCompaction(&cfd);
-        if (c != nullptr) DBStats::Add(&stats_.scan_compactions, 1);
+        cfd = f;
+        break;
       }
     }
-    if (c != nullptr) {
-      compactions_running_++;
-      Status s = RunCompaction(cfd, std::move(c));
-      compactions_running_--;
-      if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
-      bg_cv_.SignalAll();
-      continue;
-    }
-    // Old WAL files held back by a family that gets few writes: switch its component (the
-    // flush then lets them go).
-    if (ColumnFamilyData* holder = PickWalHolder()) {
-      mutex_.Unlock();
-      Status s = SwitchMemoryComponent(holder, nullptr, /*force=*/true);
-      mutex_.Lock();
-      if (!s.ok() && !s.IsInvalidArgument() && !shutting_down_.load()) SetBackgroundError(s);
-      continue;
-    }
-    // acq_rel: pairs with the listener's store, so the files it announced are in the registry's
-    // queue (also guarded by the registry's own lock) when DeleteObsoleteFiles takes it.
-    if (obsolete_files_pending_.exchange(false, std::memory_order_acq_rel)) {
-      DeleteObsoleteFiles();
-      continue;
-    }
-    std::chrono::microseconds wait = kBackgroundRecheck;
-    if (recheck_micros > 0) wait = std::min(wait, std::chrono::microseconds(recheck_micros));
-    bg_cv_.WaitFor(wait);
   }
+  if (c == nullptr && compactions_running_ == 0 && manual_compactions_ == 0) {
+    c = PickIdleCompaction(&cfd, recheck_micros);
+    if (c != nullptr) {
+      DBStats::Add(&stats_.idle_compactions, 1);
+    } else {
+      c = PickScanCompaction(&cfd);
+      if (c != nullptr) DBStats::Add(&stats_.scan_compactions, 1);
+    }
+  }
+  if (c != nullptr) {
+    compactions_running_++;
+    Status s = RunCompaction(cfd, std::move(c));
+    compactions_running_--;
+    if (!s.ok() && !shutting_down_.load()) SetBackgroundError(s);
+    return true;
+  }
+  // Old WAL files held back by a family that gets few writes: switch its component (the
+  // flush then lets them go).
+  if (ColumnFamilyData* holder = PickWalHolder()) {
+    mutex_.Unlock();
+    Status s = SwitchMemoryComponent(holder, nullptr, /*force=*/true);
+    mutex_.Lock();
+    if (!s.ok() && !s.IsInvalidArgument() && !shutting_down_.load()) SetBackgroundError(s);
+    return true;
+  }
+  // acq_rel: as in ObsoleteFilesTask.
+  if (obsolete_files_pending_.exchange(false, std::memory_order_acq_rel)) {
+    DeleteObsoleteFiles();
+    return true;
+  }
+  return false;
 }
 
 void DBImpl::WakeForObsoleteFiles() {
-  // release: see the exchange in BackgroundLoop.
-  obsolete_files_pending_.store(true, std::memory_order_release);
-  // Without mutex_ (this may run under it): a thread about to wait may miss this signal, and
-  // then finds the flag within kBackgroundRecheck.
-  bg_cv_.SignalAll();
+  // acq_rel: the release half pairs with the task's exchange (see ObsoleteFilesTask); true
+  // already: a task is queued, or one that has not yet taken the flag will see these files.
+  if (obsolete_files_pending_.exchange(true, std::memory_order_acq_rel)) return;
+  // Refused once the DB closes (which deletes them itself). The scheduler's lock is a leaf, so
+  // this may run under the registry's lock and mutex_.
+  tasks_->Schedule(TaskScheduler::Pool::kLow, [this] { ObsoleteFilesTask(); });
 }
 
 std::unique_ptr<Compaction> DBImpl::PickIdleCompaction(ColumnFamilyData** cfd,
@@ -382,7 +455,7 @@ size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
                        static_cast<size_t>(cfd->options.max_write_buffer_number - 1));
   if (merge <= 1 || !InDeepLevel0Backlog(cfd)) return 1;
   if (ready >= merge) return merge;
-  // Hold only while a compaction runs: its end wakes the background threads, which look again
+  // Hold only while a compaction runs: its end queues the flush task again (MaybeScheduleWork)
   // (the backlog may be over then; compactions stop once no level is over its target, so a
   // hold never outlives the backlog of a DB that stopped writing). A caller of WaitForFlushes
   // (Flush, Close) gets what is ready now.
@@ -520,6 +593,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, std::unique_ptr<Compaction> 
   // A range gets at least one full output file of input: smaller ones save little time and
   // leave small files behind.
   job.min_subcompaction_bytes = c->max_output_file_size();
+  job.tasks = tasks_.get();
   CompactionJobResult job_result;
   Status s = RunCompactionJob(job, *c, &job_result);
   const MergeJobResult& result = job_result.merged;
@@ -622,7 +696,7 @@ Status DBImpl::WaitForFlushes(ColumnFamilyData* cfd, const LoggedComponent* targ
       s = Status::IOError(dbname_, "database is closing");
       break;
     }
-    bg_cv_.SignalAll();
+    MaybeScheduleWork();  // a flush held for a merge is not held for a waiter
     bg_cv_.Wait();
   }
   flush_waiters_--;
@@ -685,6 +759,7 @@ Status DBImpl::CompactRange(ColumnFamilyHandle* family, const Slice* begin, cons
       manual_compactions_++;
       s = RunCompaction(cfd, std::move(c));
       manual_compactions_--;
+      MaybeScheduleWork();  // a flush held while it ran, an idle compaction it held back
       bg_cv_.SignalAll();
       if (!s.ok()) {
         SetBackgroundError(s);

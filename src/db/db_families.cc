@@ -230,6 +230,7 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* family) {
   // The WAL files only it held are no longer needed.
   DropObsoleteWals();
   UpdateWriteController();
+  MaybeScheduleWork();  // obsolete files, a flush no longer held
   bg_cv_.SignalAll();
   Log(info_log_.get(), "dropped column family \"{}\" (id {})", cfd->name, cfd->id);
   return Status::OK();

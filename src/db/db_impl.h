@@ -7,13 +7,14 @@
 // db_write.cc). mutex_ guards metadata (versions, the list of immutable components,
 // background-job state) and is never taken on the get/put fast path.
 //
-// Durability: see WriteOptions. Background work: max_background_jobs threads; one is always
-// free for flushes (compactions use at most jobs - 1 threads). After an I/O error in the
-// background or in the WAL, the DB is read-only: writes return that error.
+// Durability: see WriteOptions. Background work: tasks on the process-wide pools
+// (util/task_scheduler.h): one flush at a time on the high pool, which compactions never
+// occupy, and at most max_background_jobs - 1 compactions on the low pool. After an I/O error
+// in the background or in the WAL, the DB is read-only: writes return that error.
 //
 // Column families (db/column_family.h): each family has its own SuperVersion, options and
 // component factory; the WAL (db/wal_set.h), sequence numbers, snapshots, caches, the stall
-// policy and the background threads are shared. A family is flushed when its own component
+// policy and the background tasks are shared. A family is flushed when its own component
 // fills; a switch of any family's component starts a new WAL file.
 //
 // Implementation files: db_open.cc (open, recovery, close), db_write.cc (write path, switch,
@@ -50,6 +51,7 @@
 #include "util/cache.h"
 #include "util/epoch.h"
 #include "util/mutex.h"
+#include "util/task_scheduler.h"
 #include "util/thread_annotations.h"
 #include "version/version_set.h"
 
@@ -115,7 +117,7 @@ class DBImpl final : public DB {
   bool GetProperty(ColumnFamilyHandle* family, const Slice& property, std::string* value) override;
   Status Close() override;
 
-  // Opens the directory, recovers, starts background threads (db_open.cc). families: the
+  // Opens the directory, recovers, starts background work (db_open.cc). families: the
   // options of every family to open by name ("default" among them), each sanitized.
   Status Open(const std::vector<ColumnFamilyDescriptor>& families);
   // The handle of each family of `families` given to Open, in order.
@@ -338,9 +340,24 @@ class DBImpl final : public DB {
   uint64_t MemoryUsage(ColumnFamilyData* cfd);
 
   // --- db_background.cc ---
-  void StartBackgroundThreads();
-  void StopBackgroundThreads() EXCLUDES(mutex_);
-  void BackgroundLoop() EXCLUDES(mutex_);
+  // Grows the low pool to this DB's share, queues the tick and any work recovery left.
+  void StartBackgroundWork() EXCLUDES(mutex_);
+  // Sets shutting_down_, drops this DB's queued tasks, waits for its running ones.
+  void StopBackgroundWork() EXCLUDES(mutex_);
+  // Queues a flush task if a flush is due and none is queued or running, and compaction tasks
+  // up to max_background_jobs - 1 while LowPriorityWorkMayBeDue.
+  void MaybeScheduleWork() REQUIRES(mutex_);
+  // Cheap signs of low-priority work: a family's compaction score, obsolete files, a WAL holder.
+  bool LowPriorityWorkMayBeDue() const REQUIRES(mutex_);
+  // The tasks (db_background.cc): one unit of work each.
+  void FlushTask() EXCLUDES(mutex_);
+  void CompactionTask() EXCLUDES(mutex_);
+  void WakeCompactionTask() EXCLUDES(mutex_);  // queues a compaction task if there is room
+  void TickTask() EXCLUDES(mutex_);            // WakeCompactionTask every kBackgroundRecheck
+  void ObsoleteFilesTask() EXCLUDES(mutex_);
+  // A compaction task's unit of work (see db_background.cc for the order): true if it did
+  // something; else *recheck_micros is how long until an idle compaction may be due (0: none).
+  bool RunLowPriorityJob(uint64_t* recheck_micros) REQUIRES(mutex_);
   // These three release mutex_ around their I/O and hold it again when they return.
   // FlushOldestImmutable flushes ComponentsToFlush(cfd) (>= 1) oldest components as one file.
   Status FlushOldestImmutable(ColumnFamilyData* cfd) REQUIRES(mutex_);
@@ -393,7 +410,7 @@ class DBImpl final : public DB {
   // installed (no version names them).
   void DiscardOutputs(const std::vector<std::pair<int, FileMetaData>>& files) REQUIRES(mutex_);
   // The file registry's listener: files became obsolete outside a flush or compaction (an
-  // iterator or a retired SuperVersion let go of them); wakes a background thread to delete
+  // iterator or a retired SuperVersion let go of them); queues a task to delete
   // them. Called with the registry's lock held, maybe with mutex_ held too: never blocks.
   void WakeForObsoleteFiles();
   void SetBackgroundError(const Status& s) REQUIRES(mutex_);
@@ -452,7 +469,11 @@ class DBImpl final : public DB {
   Mutex mutex_;
   CondVar bg_cv_{&mutex_};  // background work, flush and stall waiters
   Mutex switch_mu_;         // serialises memory component switches
-  std::vector<std::thread> bg_threads_;
+  // This DB's tasks on the process-wide pools; closed by StopBackgroundWork (then it refuses
+  // new ones). Never null.
+  const std::unique_ptr<TaskScheduler::Client> tasks_{TaskScheduler::Default().NewClient()};
+  bool flush_scheduled_ GUARDED_BY(mutex_) = false;  // a flush task is queued
+  int compaction_tasks_ GUARDED_BY(mutex_) = 0;      // compaction tasks queued or running
   bool flush_running_ GUARDED_BY(mutex_) = false;
   int flush_waiters_ GUARDED_BY(mutex_) = 0;  // callers in WaitForFlushes: no flush is held
   int compactions_running_ GUARDED_BY(mutex_) = 0;

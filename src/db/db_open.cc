@@ -260,7 +260,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families) {
   }
   RemoveObsoleteFilesOnOpen();
   file_registry_->SetListener([this] { WakeForObsoleteFiles(); });
-  StartBackgroundThreads();
+  StartBackgroundWork();
   opened_ = true;
   for (const std::string& name : missing) {
     ColumnFamilyHandle* handle = nullptr;
@@ -651,7 +651,7 @@ Status DBImpl::Close() {
       if (!s.ok() && result.ok()) result = s;
     }
   }
-  StopBackgroundThreads();
+  StopBackgroundWork();
   std::vector<SuperVersion*> svs;
   {
     MutexLock l(&mutex_);
@@ -670,7 +670,7 @@ Status DBImpl::Close() {
     if (s.ok()) s = wals->current->log->Close();
     if (!s.ok() && result.ok() && BackgroundError().ok()) result = s;
   }
-  // Files that became obsolete since the background threads last deleted some (an iterator let
+  // Files that became obsolete since background tasks last deleted some (an iterator let
   // go of its version, a retired SuperVersion was reclaimed) are deleted now, not left for the
   // next open. Reclaiming the retired SuperVersions first queues theirs. After a background
   // error nothing is deleted: a failed MANIFEST write may still name a file the DB dropped.

@@ -181,7 +181,7 @@ Status DBImpl::WaitWhileStalled(const std::function<bool()>& stalled, std::atomi
   mutex_.AssertHeld();
   const uint64_t start = env_->NowMicros();
   while (stalled() && bg_error_.ok() && !shutting_down_.load()) {
-    bg_cv_.SignalAll();  // make sure the background threads consider the work that ends it
+    MaybeScheduleWork();  // make sure the work that ends it is queued
     bg_cv_.Wait();
   }
   DBStats::Add(stalls, 1);
@@ -532,6 +532,7 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
   std::vector<std::shared_ptr<WalFile>> older = CurrentWalSet()->older;
   older.push_back(std::move(old_wal));
   InstallWalSet(std::move(fresh_wal), std::move(older));
+  MaybeScheduleWork();  // the flush of the old component
   bg_cv_.SignalAll();
   return Status::OK();
 }

@@ -6,7 +6,8 @@
 // use fcntl(F_SETLK) plus a process-local table, because fcntl locks do not exclude a second open
 // from the same process. Mapped files (NewMappedRandomAccessFile) map the length the file had at
 // open, read-only and shared, and unmap when destroyed; an empty file, which cannot be mapped, is
-// read with pread instead.
+// read with pread instead. Env::SetBackgroundThreads sizes the process-wide pools
+// (util/task_scheduler.h), whichever Env it is called on.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 
 #include "sluice/env.h"
 #include "util/mutex.h"
+#include "util/task_scheduler.h"
 #include "util/thread_annotations.h"
 
 namespace sluice {
@@ -455,6 +457,25 @@ class PosixEnv final : public Env {
 Env* Env::Default() {
   static Env* env = new PosixEnv;  // never destroyed: used until the very end of the process
   return env;
+}
+
+namespace {
+TaskScheduler::Pool PoolOf(Env::Priority pri) {
+  switch (pri) {
+    case Env::Priority::kHigh: return TaskScheduler::Pool::kHigh;
+    case Env::Priority::kDrain: return TaskScheduler::Pool::kDrain;
+    case Env::Priority::kLow: break;
+  }
+  return TaskScheduler::Pool::kLow;
+}
+}  // namespace
+
+void Env::SetBackgroundThreads(int number, Priority pri) {
+  TaskScheduler::Default().SetThreads(PoolOf(pri), number);
+}
+
+int Env::GetBackgroundThreads(Priority pri) {
+  return TaskScheduler::Default().Threads(PoolOf(pri));
 }
 
 }  // namespace sluice

@@ -8,7 +8,8 @@ that the database kept what it promised (tools/sluice_stress/expected_state.h).
   process.
 Each over every memory component and sync=true/false, and each again with the keys spread over
 three column families (one per memory component kind), so that batches and range deletions
-span families and recovery must restore each one whole from the WAL they share; and with keys
+span families and recovery must restore each one whole from the WAL they share; with three
+databases in one process (--databases=3), killed together; and with keys
 written in ascending order (--sequential_writes), so that compactions move files down a level
 whole. Every restart verifies, then flushes, reopens and verifies again. A process crash may lose no acknowledged
 write in either sync mode (sluice hands every acknowledged write to the OS); a power loss may
@@ -157,13 +158,9 @@ def test_power_loss(tmp_path, component, sync):
     d.final_verify()
 
 
-@pytest.mark.parametrize("sync", SYNC, ids=["sync0", "sync1"])
-@pytest.mark.parametrize("mode", ["blackbox", "whitebox", "power_loss"])
-def test_column_families(tmp_path, mode, sync):
-    """Three families (flodb, hash-linklist, skiplist), key k in family k % 3: a multi-key
-    batch or a range deletion spans families, and the verifier's prefix check fails if
-    recovery restores one family's part of a batch without another's."""
-    d = Driver(tmp_path, "flodb", sync, power_loss=mode == "power_loss", families=3)
+def kill_cycles(d, mode):
+    """CYCLES runs of d, each killed: at a random kill point (whitebox), or from outside at a
+    random moment (blackbox, power_loss)."""
     points = kill_points()
     for _ in range(CYCLES):
         seed = f"--seed={d.rng.randrange(1, 2**31)}"
@@ -174,7 +171,29 @@ def test_column_families(tmp_path, mode, sync):
                   env={"SLUICE_KILL_POINT": point, "SLUICE_KILL_ODDS": str(odds)})
         else:
             d.run(["--duration=60", seed], kill_after=d.rng.uniform(0.3, 2.0))
+
+
+@pytest.mark.parametrize("sync", SYNC, ids=["sync0", "sync1"])
+@pytest.mark.parametrize("mode", ["blackbox", "whitebox", "power_loss"])
+def test_column_families(tmp_path, mode, sync):
+    """Three families (flodb, hash-linklist, skiplist), key k in family k % 3: a multi-key
+    batch or a range deletion spans families, and the verifier's prefix check fails if
+    recovery restores one family's part of a batch without another's."""
+    d = Driver(tmp_path, "flodb", sync, power_loss=mode == "power_loss", families=3)
+    kill_cycles(d, mode)
     d.final_verify()
+
+
+@pytest.mark.parametrize("mode", ["blackbox", "whitebox", "power_loss"])
+def test_several_databases_in_one_process(tmp_path, mode):
+    """Three databases in one process (--databases=3: flodb, each with its own expected
+    state), killed together: their flushes, compactions and drains share the process's
+    background pools, and each must recover what it acknowledged."""
+    d = Driver(tmp_path, "flodb", False, power_loss=mode == "power_loss",
+               extra=["--databases=3"])
+    kill_cycles(d, mode)
+    out = d.run(["--verify_only"])
+    assert len(re.findall(r"^verify: .*result=ok", out, re.M)) == 3, out
 
 
 # The load that must move files: operations per thread of one run from an empty database

@@ -1,6 +1,6 @@
 // tests/support/test_util.h — helpers shared by the tests: a temporary directory that removes
 // itself, whole-file read/write, byte-level damage (flip, truncate, zero) for corruption
-// tests, numbered keys, and ASSERT_OK / EXPECT_OK for a Status.
+// tests, numbered keys, waiting for a condition, and ASSERT_OK / EXPECT_OK for a Status.
 //
 // Included by every layer's unit tests, so it may include only GoogleTest, the public
 // include/sluice headers and the standard library.
@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sluice/status.h"
@@ -57,6 +59,18 @@ void CopyDirOrDie(const std::string& src, const std::string& dst);
 
 // "key000123": keys that sort in the order of their numbers (below a million).
 std::string Key(int i);
+
+// Polls pred (every 200 us) until it holds: true, or false once `patience` has passed. For
+// background work a test waits for; the patience is long, so a busy machine never fails it.
+template <typename Pred>
+bool Eventually(Pred pred, std::chrono::milliseconds patience = std::chrono::seconds(20)) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
 
 }  // namespace sluice::test
 

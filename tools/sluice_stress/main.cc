@@ -7,10 +7,18 @@
 //
 //   sluice_stress --db=/tmp/s --expected_state=/tmp/s.exp --threads=4 --duration=10
 //   sluice_stress --db=/tmp/s --expected_state=/tmp/s.exp --verify_only
+//
+// --databases=N runs N such drivers at once in the one process, each on its own database and
+// expected state (<db>-<i>, <expected_state>-<i>, seed + i, --threads each), so that a kill
+// finds several databases mid-work on the process's shared background pools.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "stress_runner.h"
 #include "util/kill_point.h"
@@ -18,6 +26,7 @@
 int main(int argc, char** argv) {
   sluice::stress::StressOptions o;
   bool list_kill_points = false;
+  int databases = 1;
   CLI::App app{"sluice_stress: concurrent operations checked against an expected state"};
   app.add_option("--db", o.db, "Database directory")->required();
   app.add_option("--expected_state", o.expected_state,
@@ -53,6 +62,9 @@ int main(int argc, char** argv) {
   app.add_option("--sequential_writes", o.sequential_writes,
                  "Write keys in ascending order from a shared cursor, as a bulk load does "
                  "(flushed files then move down levels whole); reads stay uniform");
+  app.add_option("--databases", databases,
+                 "Databases driven at once in this process (<db>-<i>, <expected_state>-<i>)")
+      ->check(CLI::Range(1, 16));
   app.add_flag("--list_kill_points", list_kill_points, "Print the engine's kill points and exit");
   // --list_kill_points needs no database.
   for (int i = 1; i < argc; i++) {
@@ -75,5 +87,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: give --duration or --ops_per_thread\n");
     return 2;
   }
-  return sluice::stress::RunStress(o);
+  if (databases == 1) return sluice::stress::RunStress(o);
+  std::vector<int> codes(static_cast<size_t>(databases), 0);
+  std::vector<std::thread> drivers;
+  for (int i = 0; i < databases; i++) {
+    sluice::stress::StressOptions each = o;
+    each.db = o.db + "-" + std::to_string(i);
+    each.expected_state = o.expected_state + "-" + std::to_string(i);
+    if (o.seed != 0) each.seed = o.seed + static_cast<uint64_t>(i);
+    drivers.emplace_back(
+        [each, code = &codes[static_cast<size_t>(i)]] { *code = sluice::stress::RunStress(each); });
+  }
+  for (auto& t : drivers) t.join();
+  // A failed check (1) first, else an error (2), else 0.
+  if (std::count(codes.begin(), codes.end(), 1) > 0) return 1;
+  return *std::max_element(codes.begin(), codes.end());
 }

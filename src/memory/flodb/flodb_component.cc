@@ -15,7 +15,6 @@
 #include "util/radix_sort.h"
 #include "util/spin_wait.h"
 #include "util/sync_point.h"
-#include "util/thread_name.h"
 #include "util/thread_slot.h"
 
 namespace sluice {
@@ -106,14 +105,9 @@ FloDBComponent::FloDBComponent(const FloDBOptions& options, const MemoryComponen
                          1024),
                      options.partition_bits, options.bucket_slots, &records_)
                : nullptr) {
-  if (mbf_ != nullptr) {
-    for (int i = 0; i < std::max(1, options_.drain_threads); i++) {
-      drainers_.emplace_back([this] {
-        SetCurrentThreadName("sluice-drain");
-        DrainLoop();
-      });
-    }
-  }
+  // The drain chains start with the first add into the Membuffer (ArmDrain).
+  if (mbf_ != nullptr)
+    drain_chains_.resize(static_cast<size_t>(std::max(1, options_.drain_threads)));
 }
 
 FloDBComponent::~FloDBComponent() {
@@ -123,13 +117,19 @@ FloDBComponent::~FloDBComponent() {
 }
 
 void FloDBComponent::StopDrainers() {
-  {
-    MutexLock l(&drain_mu_);
-    stop_drainers_.store(true);
-    drain_cv_.SignalAll();
+  // Drops the queued drain steps, waits for a running one; later ArmDrain calls are refused.
+  drain_tasks_->Close();
+}
+
+void FloDBComponent::ArmDrain() {
+  bool expected = false;
+  // seq_cst: see drain_armed_.
+  if (!drain_armed_.compare_exchange_strong(expected, true, std::memory_order_seq_cst)) return;
+  const size_t chains = drain_chains_.size();
+  live_chains_.store(chains, std::memory_order_relaxed);  // no chain runs (armed was false)
+  for (size_t i = 0; i < chains; i++) {
+    drain_tasks_->Schedule(TaskScheduler::Pool::kDrain, [this, i] { DrainStep(i); });
   }
-  for (auto& t : drainers_) t.join();
-  drainers_.clear();
 }
 
 void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, const Slice& value,
@@ -175,6 +175,8 @@ void FloDBComponent::Add(SequenceNumber seq, ValueType type, const Slice& key, c
     }
     if (result == Membuffer::AddResult::kAdded) {
       FloDBStats::Add(&stats_->membuffer_adds);
+      // seq_cst, after the partition count's seq_cst increment: see drain_armed_.
+      if (!drain_armed_.load(std::memory_order_seq_cst)) ArmDrain();
       return;
     }
     if (result == Membuffer::AddResult::kReplaced) {
@@ -319,63 +321,82 @@ void FloDBComponent::DrainUpTo(SequenceNumber max_seq) {
   drain_batches_.FlipAndWait();
 }
 
-void FloDBComponent::DrainLoop() {
-  // Idle: back off from 100 us to 5 ms between looks, so an idle DB costs next to nothing; a
-  // burst that arrives meanwhile fills the Membuffer, whose writers then help drain.
-  int idle_micros = 100;
+void FloDBComponent::DrainStep(size_t chain_index) {
+  // One look over the partitions, then the chain's next step is queued: at once if this one
+  // moved entries, else after a back-off from 100 us to 5 ms, so a Membuffer that is filling
+  // slowly costs little; a burst that arrives meanwhile fills the Membuffer, whose writers
+  // then help drain. Once writes have stopped and the Membuffer is empty the chain ends (the
+  // next add starts it again: ArmDrain), so an idle component costs no drain work at all.
+  DrainChain& chain = drain_chains_[chain_index];
   Membuffer& m = *mbf_;
   const size_t partitions = m.partitions();
-  uint64_t writes_seen = 0;
-  DrainWindow window;
-  while (!stop_drainers_.load(std::memory_order_acquire)) {
-    TEST_SYNC_POINT("FloDBComponent::DrainLoop:Look");
-    size_t moved = 0;
-    {
-      epoch::Guard guard;
-      // Draining early: a partition is drained once it holds an eighth of its share of the
-      // budget (or when the whole Membuffer is half full). Entries stay long enough to absorb
-      // some updates in place, a batch is large enough that its multi-insert shares most of
-      // each path, and buckets stay nearly empty, so an add rarely has another entry's key to
-      // compare (a cache miss each in a large Membuffer). The drain threads do the sorted
-      // level's work on cores that the writers leave idle.
-      // Holding (DecidePolicy): when the writers and drainers outnumber the cores, that work
-      // is taken from the writers. Then, if updates find their key in the Membuffer often
-      // enough, the budget grows to half the component and partitions are drained only at
-      // three quarters of their share (or the whole at seven eighths): most updates complete
-      // in place and never move at all.
-      // When writes have stopped since the last look, whatever is left is drained, so a quiet
-      // Membuffer empties (and a scan then has little to drain).
-      const uint64_t writes = stats_->Writes();
-      const bool quiet = writes == writes_seen;
-      writes_seen = writes;
-      DecidePolicy(&window);
-      const bool hold = window.hold;
-      // For scans: a budget of 0 sends every new key below (Membuffer::Add refuses it as
-      // kFull), and drains whatever the Membuffer holds at once.
-      const size_t budget = window.for_scans ? 0
-                            : hold ? std::max(m.capacity(), options_.write_buffer_size / 2)
-                                   : m.capacity();
-      if (m.budget() != budget) m.SetBudget(budget);
-      const bool urgent = m.EntryBytes() >= (hold ? budget / 8 * 7 : budget / 2);
-      const auto batch_bytes =
-          static_cast<int64_t>(hold ? m.PartitionBudget() / 4 * 3 : m.PartitionBudget() / 8);
-      for (size_t i = 0; i < partitions; i++) {
-        const size_t p = drain_cursor_.fetch_add(1, std::memory_order_relaxed) % partitions;
-        if (m.PartitionEntries(p) == 0) continue;
-        if (quiet || urgent || m.PartitionBytes(p) >= batch_bytes) {
-          moved += DrainChunk(p, kDrainChunkEntries);
-        }
+  TEST_SYNC_POINT("FloDBComponent::DrainStep:Look");
+  size_t moved = 0;
+  bool quiet = false;
+  {
+    epoch::Guard guard;
+    // Draining early: a partition is drained once it holds an eighth of its share of the
+    // budget (or when the whole Membuffer is half full). Entries stay long enough to absorb
+    // some updates in place, a batch is large enough that its multi-insert shares most of
+    // each path, and buckets stay nearly empty, so an add rarely has another entry's key to
+    // compare (a cache miss each in a large Membuffer). The drain steps do the sorted level's
+    // work on cores that the writers leave idle.
+    // Holding (DecidePolicy): when the writers and drain chains outnumber the cores, that work
+    // is taken from the writers. Then, if updates find their key in the Membuffer often
+    // enough, the budget grows to half the component and partitions are drained only at
+    // three quarters of their share (or the whole at seven eighths): most updates complete
+    // in place and never move at all.
+    // When writes have stopped since the last look, whatever is left is drained, so a quiet
+    // Membuffer empties (and a scan then has little to drain).
+    const uint64_t writes = stats_->Writes();
+    quiet = writes == chain.writes_seen;
+    chain.writes_seen = writes;
+    DecidePolicy(&chain.window);
+    const bool hold = chain.window.hold;
+    // For scans: a budget of 0 sends every new key below (Membuffer::Add refuses it as
+    // kFull), and drains whatever the Membuffer holds at once.
+    const size_t budget = chain.window.for_scans ? 0
+                          : hold ? std::max(m.capacity(), options_.write_buffer_size / 2)
+                                 : m.capacity();
+    if (m.budget() != budget) m.SetBudget(budget);
+    const bool urgent = m.EntryBytes() >= (hold ? budget / 8 * 7 : budget / 2);
+    const auto batch_bytes =
+        static_cast<int64_t>(hold ? m.PartitionBudget() / 4 * 3 : m.PartitionBudget() / 8);
+    for (size_t i = 0; i < partitions; i++) {
+      const size_t p = drain_cursor_.fetch_add(1, std::memory_order_relaxed) % partitions;
+      if (m.PartitionEntries(p) == 0) continue;
+      if (quiet || urgent || m.PartitionBytes(p) >= batch_bytes) {
+        moved += DrainChunk(p, kDrainChunkEntries);
       }
     }
-    if (moved == 0) {
-      MutexLock lock(&drain_mu_);
-      drain_cv_.WaitFor(std::chrono::microseconds(idle_micros),
-                        [this] { return stop_drainers_.load(); });
-      idle_micros = std::min(idle_micros * 2, 5000);
-    } else {
-      idle_micros = 100;
-    }
   }
+  if (moved > 0) {
+    chain.idle_micros = kDrainMinIdleMicros;
+    drain_tasks_->Schedule(TaskScheduler::Pool::kDrain,
+                           [this, chain_index] { DrainStep(chain_index); });
+    return;
+  }
+  if (quiet && m.NumEntries() == 0) {
+    // The chain ends. The last one to end disarms, then looks once more: an add that read
+    // drain_armed_ as true before the store found a chain running; one that comes after reads
+    // false and arms (seq_cst pairing: see drain_armed_). chain is not touched from here on:
+    // a new chain with its index may start at once.
+    chain.idle_micros = kDrainMinIdleMicros;
+    if (live_chains_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // The policy the chains decided ends with them (no chain would revise it): adds go to
+      // the Membuffer again, within its own capacity, and the first one restarts the chains.
+      // relaxed: see for_scans_.
+      for_scans_.store(false, std::memory_order_relaxed);
+      if (m.budget() != m.capacity()) m.SetBudget(m.capacity());
+      drain_armed_.store(false, std::memory_order_seq_cst);
+      if (m.AnyEntriesSeqCst()) ArmDrain();
+    }
+    return;
+  }
+  const auto wait = std::chrono::microseconds(chain.idle_micros);
+  chain.idle_micros = std::min(chain.idle_micros * 2, kDrainMaxIdleMicros);
+  drain_tasks_->ScheduleAfter(TaskScheduler::Pool::kDrain, wait,
+                              [this, chain_index] { DrainStep(chain_index); });
 }
 
 void FloDBComponent::DecidePolicy(DrainWindow* w) {

@@ -1,7 +1,7 @@
 // memory/flodb/flodb_component.h — the "flodb" memory component (FloDB, EuroSys'17): a small
 // concurrent hash table (the Membuffer, membuffer.h) over a large sorted skiplist (the sorted
-// level, the paper's Memtable, sorted_level.h), with background threads draining the first into the
-// second.
+// level, the paper's Memtable, sorted_level.h), with background drain steps (tasks on the
+// process-wide drain pool, util/task_scheduler.h) moving the first into the second.
 //
 // Write: into the Membuffer (a new entry, or an in-place update of the key's entry). If its
 // byte budget is spent the writer first drains a chunk of its partition itself (multi-insert
@@ -11,10 +11,12 @@
 // Read: Membuffer -> sorted level; the first version with sequence <= the read point wins, which is
 // the freshest because data only flows down and each level keeps a key's versions newer than
 // the levels below (membuffer.h states how).
-// Drain: drain threads take chunks of occupied buckets, sort the entries and multi-insert them
+// Drain: drain steps take chunks of occupied buckets, sort the entries and multi-insert them
 // into the sorted level (path sharing), then remove them from their slots. They drain early
 // while cores are spare, and let the Membuffer hold its entries (a larger budget, drained late)
-// while writers lack cores and updates hit keys it holds (DrainLoop, DecidePolicy). Both levels
+// while writers lack cores and updates hit keys it holds (DrainStep, DecidePolicy). Each of the
+// drain_threads chains of steps starts with the first add into an empty, idle Membuffer and
+// ends once writes stop and the Membuffer is empty: an idle component queues no work. Both levels
 // draw their records from one pool, so a drained entry becomes a version of the sorted level as it
 // is: nothing is allocated, copied or retired for it (flodb_record.h has the ownership rules).
 // Scan preparation (PrepareScan, FloDB's drain-then-sequence): the master announces a floor
@@ -43,6 +45,7 @@
 #include "memory/flodb/sorted_level.h"
 #include "memory/memory_component.h"
 #include "util/mutex.h"
+#include "util/task_scheduler.h"
 #include "util/thread_annotations.h"
 
 namespace sluice {
@@ -53,7 +56,7 @@ struct FloDBOptions {
   double membuffer_fraction = 0.25;
   int partition_bits = 0;
   int bucket_slots = Membuffer::kMaxSlots;
-  int drain_threads = 1;
+  int drain_threads = 1;  // chains of drain steps that may run at once
   // The cores the drain policy counts on (DecidePolicy); 0: the machine's hardware threads.
   int cores = 0;
   // false: no Membuffer (every write goes to the sorted level), for comparison.
@@ -64,19 +67,23 @@ struct FloDBOptions {
 
 class FloDBComponent final : public MemoryComponent {
  public:
-  // The drain threads move a partition's entries in chunks of about kDrainChunkEntries (when
-  // they do: see DrainLoop); a writer that finds the Membuffer's byte budget spent helps with
+  // The drain steps move a partition's entries in chunks of about kDrainChunkEntries (when
+  // they do: see DrainStep); a writer that finds the Membuffer's byte budget spent helps with
   // a chunk of kHelpChunkEntries.
   static constexpr size_t kDrainChunkEntries = 16384;
   static constexpr size_t kHelpChunkEntries = 256;
   // The drain policy is decided once per kDrainWindow from what happened in the last one: the
-  // Membuffer holds its entries (see DrainLoop) while more threads wrote than the cores that
-  // drain threads leave free, no scan drained it, and at least 1/kHoldInPlaceShare of the
+  // Membuffer holds its entries (see DrainStep) while more threads wrote than the cores that
+  // drain chains leave free, no scan drained it, and at least 1/kHoldInPlaceShare of the
   // writes were in-place updates there. While scans drain it (a master ran in the last
   // window), new keys go straight to the sorted level instead (ForScans), so each scan finds
   // little to drain: the scanning thread no longer pays for the writers' inserts.
   static constexpr std::chrono::milliseconds kDrainWindow{10};
   static constexpr uint64_t kHoldInPlaceShare = 8;
+  // A drain chain that found nothing to move looks again after a wait that doubles from the
+  // first to the second of these.
+  static constexpr int kDrainMinIdleMicros = 100;
+  static constexpr int kDrainMaxIdleMicros = 5000;
 
   // stats: the counters shared with the other components of the factory (null: the component
   // keeps its own).
@@ -148,9 +155,12 @@ class FloDBComponent final : public MemoryComponent {
   // Raises the floor to max_seq, waits for writers that may have read the old one, drains
   // every entry <= max_seq, then waits for drain batches that started before.
   void DrainUpTo(SequenceNumber max_seq) REQUIRES(scan_mu_);
-  void DrainLoop();
+  // One step of a drain chain (which queues the next, or ends the chain: see the .cc).
+  void DrainStep(size_t chain_index);
+  // Starts the drain chains unless they run (drain_armed_ already true).
+  void ArmDrain();
   void StopDrainers();
-  // What a drain thread saw at the start of its current policy window.
+  // What a drain chain saw at the start of its current policy window.
   struct DrainWindow {
     std::chrono::steady_clock::time_point start;
     bool hold = false;
@@ -190,10 +200,25 @@ class FloDBComponent final : public MemoryComponent {
   std::atomic<uint64_t> masters_done_{0};
   std::atomic<SequenceNumber> master_sequence_{0};
 
-  std::vector<std::thread> drainers_;
-  Mutex drain_mu_;
-  CondVar drain_cv_{&drain_mu_};
-  std::atomic<bool> stop_drainers_{false};
+  // A chain's own state: only its steps touch it, one at a time (each step is queued by the
+  // one before, through the scheduler's lock).
+  struct DrainChain {
+    int idle_micros = kDrainMinIdleMicros;
+    uint64_t writes_seen = 0;
+    DrainWindow window;
+  };
+  std::vector<DrainChain> drain_chains_;  // drain_threads of them (none without a Membuffer)
+  // True from ArmDrain until the last chain ends. Dekker pairing, all seq_cst: an add that put
+  // an entry into the Membuffer (the partition count's seq_cst increment) loads it; the last
+  // chain to end stores false and then loads the partition counts (AnyEntriesSeqCst). Either the
+  // add's load comes after the store in the single total order (it reads false and arms), or
+  // the chain's loads come after the increment (they see the entry and it re-arms): an entry
+  // is never left in a Membuffer with no chain running.
+  std::atomic<bool> drain_armed_{false};
+  std::atomic<size_t> live_chains_{0};  // chains not ended; set by ArmDrain while none runs
+  // The drain steps' client of the process-wide pools; closed by StopDrainers. Declared last:
+  // destroyed (closed) before anything a step uses.
+  const std::unique_ptr<TaskScheduler::Client> drain_tasks_{TaskScheduler::Default().NewClient()};
 };
 
 }  // namespace sluice

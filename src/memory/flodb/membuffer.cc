@@ -117,6 +117,13 @@ uint64_t Membuffer::NumEntries() const {
   return sum > 0 ? static_cast<uint64_t>(sum) : 0;
 }
 
+bool Membuffer::AnyEntriesSeqCst() const {
+  for (size_t p = 0; p < partitions_; p++) {
+    if (stats_[p].entries.load(std::memory_order_seq_cst) != 0) return true;
+  }
+  return false;
+}
+
 bool Membuffer::IsEmpty() const {
   // acquire: pairs with the release of RemoveDrained's bucket unlock; once every partition
   // reads zero after the last add has finished, every entry has been removed.

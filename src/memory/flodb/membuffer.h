@@ -174,6 +174,9 @@ class Membuffer {
   size_t TableBytes() const { return table_bytes_; }
   bool IsEmpty() const;
   uint64_t NumEntries() const;
+  // Whether any partition counts an entry, read with seq_cst loads (the drain chains' last
+  // look before they stop: see FloDBComponent's drain_armed_).
+  bool AnyEntriesSeqCst() const;
   // Entries in one partition (approximate while writers run).
   int64_t PartitionEntries(size_t partition) const {
     return stats_[partition].entries.load(std::memory_order_relaxed);
@@ -261,7 +264,9 @@ class Membuffer {
   };
   void Account(uint64_t partition, int64_t entries, int64_t bytes) {
     PartitionStats& ps = stats_[partition];
-    if (entries != 0) ps.entries.fetch_add(entries, std::memory_order_relaxed);
+    // seq_cst: an add's increment pairs with FloDBComponent's drain_armed_ (Dekker; an x86
+    // locked add either way).
+    if (entries != 0) ps.entries.fetch_add(entries, std::memory_order_seq_cst);
     if (bytes != 0) ps.bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
   // An in-place update changes its partition's bytes by the difference of two charges, and
