@@ -25,6 +25,27 @@ TEST(CApi, ColumnFamiliesFromC) {
   EXPECT_EQ(nullptr, failure) << failure;
 }
 
+TEST(CApi, SizesTheSharedBackgroundPools) {
+  const int low = sluice_get_background_threads(SLUICE_POOL_LOW);
+  const int high = sluice_get_background_threads(SLUICE_POOL_HIGH);
+  char* err = nullptr;
+  sluice_set_background_threads(SLUICE_POOL_LOW, 3, &err);
+  sluice_set_background_threads(SLUICE_POOL_HIGH, 0, &err);  // clamped to 1
+  ASSERT_EQ(nullptr, err);
+  EXPECT_EQ(3, sluice_get_background_threads(SLUICE_POOL_LOW));
+  EXPECT_EQ(1, sluice_get_background_threads(SLUICE_POOL_HIGH));
+  EXPECT_GE(sluice_get_background_threads(SLUICE_POOL_DRAIN), 1);
+  sluice_set_background_threads(7, 2, &err);
+  ASSERT_NE(nullptr, err);
+  EXPECT_NE(nullptr, std::strstr(err, "unknown pool 7")) << err;
+  sluice_free(err);
+  EXPECT_EQ(-1, sluice_get_background_threads(7));
+  err = nullptr;
+  sluice_set_background_threads(SLUICE_POOL_LOW, low, &err);
+  sluice_set_background_threads(SLUICE_POOL_HIGH, high, &err);
+  EXPECT_EQ(nullptr, err);
+}
+
 TEST(CApi, ErrorsAreMessagesNamingThePath) {
   TempDir dir;
   const std::string path = dir.File("missing");

@@ -234,6 +234,13 @@ void sluice_writeoptions_destroy(sluice_writeoptions_t* options);
 void sluice_writeoptions_set_sync(sluice_writeoptions_t* options, unsigned char v);
 void sluice_writeoptions_set_disable_wal(sluice_writeoptions_t* options, unsigned char v);
 
+/* --- the background pools every database of the process shares (Env::SetBackgroundThreads) ---
+ * SLUICE_POOL_LOW runs compactions, SLUICE_POOL_HIGH flushes, SLUICE_POOL_DRAIN FloDB's drains.
+ * number is clamped to 1..1024; an unknown pool is an error (set) or -1 (get). */
+enum { SLUICE_POOL_LOW = 0, SLUICE_POOL_HIGH = 1, SLUICE_POOL_DRAIN = 2 };
+void sluice_set_background_threads(int pool, int number, char** errptr);
+int sluice_get_background_threads(int pool);
+
 /* --- misc --- */
 void sluice_free(void* ptr);
 int sluice_major_version(void);

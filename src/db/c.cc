@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sluice/db.h"
+#include "sluice/env.h"
 
 using sluice::DB;
 using sluice::Iterator;
@@ -60,6 +61,16 @@ char* CopyString(const std::string& s) {
 // takes it for the default family).
 sluice::ColumnFamilyHandle* Family(const sluice_column_family_handle_t* h) {
   return h != nullptr ? h->rep : nullptr;
+}
+
+// The Env pool a C pool number names; false if it names none.
+bool PriorityOf(int pool, sluice::Env::Priority* priority) {
+  switch (pool) {
+    case SLUICE_POOL_LOW: *priority = sluice::Env::Priority::kLow; return true;
+    case SLUICE_POOL_HIGH: *priority = sluice::Env::Priority::kHigh; return true;
+    case SLUICE_POOL_DRAIN: *priority = sluice::Env::Priority::kDrain; return true;
+    default: return false;
+  }
 }
 
 bool SaveError(char** errptr, const Status& s) {
@@ -547,6 +558,22 @@ void sluice_writeoptions_destroy(sluice_writeoptions_t* options) { delete option
 void sluice_writeoptions_set_sync(sluice_writeoptions_t* o, unsigned char v) { o->rep.sync = v; }
 void sluice_writeoptions_set_disable_wal(sluice_writeoptions_t* o, unsigned char v) {
   o->rep.disable_wal = v;
+}
+
+void sluice_set_background_threads(int pool, int number, char** errptr) {
+  sluice::Env::Priority priority;
+  if (!PriorityOf(pool, &priority)) {
+    SaveError(errptr, Status::InvalidArgument(
+                          "sluice_set_background_threads: unknown pool " + std::to_string(pool) +
+                          " (SLUICE_POOL_LOW, SLUICE_POOL_HIGH or SLUICE_POOL_DRAIN)"));
+    return;
+  }
+  sluice::Env::Default()->SetBackgroundThreads(number, priority);
+}
+
+int sluice_get_background_threads(int pool) {
+  sluice::Env::Priority priority;
+  return PriorityOf(pool, &priority) ? sluice::Env::Default()->GetBackgroundThreads(priority) : -1;
 }
 
 void sluice_free(void* ptr) { std::free(ptr); }
