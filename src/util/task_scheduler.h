@@ -149,7 +149,9 @@ class TaskScheduler::Client {
   // other work, or this very caller being the pool's only thread, only means less parallelism).
   void RunParallel(Pool pool, std::vector<std::function<void()>> tasks);
   // Drops the queued and delayed tasks, waits for the running ones (from one of the client's
-  // own tasks: for the others), and refuses new ones. Idempotent.
+  // own tasks: for the others), and refuses new ones. Idempotent. A client is never destroyed
+  // by one of its own tasks (the pool thread still counts the task as the client's after it
+  // returns).
   void Close() { scheduler_->Close(&state_); }
   TaskScheduler* scheduler() const { return scheduler_; }
 
