@@ -112,6 +112,7 @@ TEST_P(DBConcurrencyTest, BatchesBecomeVisibleAtomically) {
   constexpr int kGroup = 8, kBatches = 3000;
   std::atomic<bool> stop{false};
   std::atomic<int> point_errors{0}, snapshot_errors{0}, iterator_errors{0};
+  std::string first_torn_view;  // the iterator thread's, read after it is joined
   std::vector<std::thread> threads;
   // Two writers, each with its own group of keys ("a0".."a7", "b0".."b7") and its own counter,
   // so within a group counter order is sequence order.
@@ -157,16 +158,21 @@ TEST_P(DBConcurrencyTest, BatchesBecomeVisibleAtomically) {
       }
       db()->ReleaseSnapshot(snap);
       std::unique_ptr<Iterator> it = db()->NewIterator(ReadOptions());
-      std::string seen;
+      std::string seen, view;
       char seen_group = 0;
+      bool torn = false;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        view +=
+            it->key().ToString() + "=" + std::to_string(ParseCounter(it->value().ToString())) + " ";
         if (it->key()[0] != seen_group) {
           seen_group = it->key()[0];
           seen = it->value().ToString();
         } else if (it->value() != Slice(seen)) {
           iterator_errors++;
+          torn = true;
         }
       }
+      if (torn && first_torn_view.empty()) first_torn_view = view;
     }
   });
   threads[0].join();
@@ -176,7 +182,7 @@ TEST_P(DBConcurrencyTest, BatchesBecomeVisibleAtomically) {
   threads[3].join();
   EXPECT_EQ(0, point_errors.load());
   EXPECT_EQ(0, snapshot_errors.load());
-  EXPECT_EQ(0, iterator_errors.load());
+  EXPECT_EQ(0, iterator_errors.load()) << "first torn view (key=counter): " << first_torn_view;
 }
 
 // Many threads writing while the memory component is switched every few writes: nothing is

@@ -14,6 +14,7 @@
 #include "db/db_iter.h"
 #include "util/epoch.h"
 #include "util/logging.h"
+#include "util/sync_point.h"
 
 namespace sluice {
 
@@ -216,14 +217,19 @@ SequenceNumber DBImpl::PrepareScan(SuperVersion* sv, bool allow_piggyback) {
   // which the scan is ordered before and so need not wait for.
   const SequenceNumber seq = oracle_.LinearizablePoint([&](SequenceNumber cap, bool first) {
     bool piggybacked = false;
-    // Older components first: writers still finishing in them are older than anything new.
+    // Each component makes every version <= the number its PrepareScan returns reachable, so
+    // the read point is the smallest of them. Not just the mutable one's: a write that drew
+    // its number before the switch may still be inserting into an older component after that
+    // component was prepared, with a number above what it returned (it announces later), and
+    // an entry of it the drain has not moved yet is invisible to the iterator. With a read
+    // point above such a write's number, an iterator saw some of a batch's keys and not others.
+    SequenceNumber p = cap;
     for (auto it = sv->imms.rbegin(); it != sv->imms.rend(); ++it) {
-      (*it)->component->PrepareScan(/*allow_piggyback=*/first, &piggybacked);
+      p = std::min(p, (*it)->component->PrepareScan(/*allow_piggyback=*/first, &piggybacked));
     }
-    // Every version <= what PrepareScan returns is reachable, so is every version <= a
-    // smaller number.
-    SequenceNumber p = sv->mem->component->PrepareScan(allow_piggyback && first, &piggybacked);
-    p = std::min({p, cap, oracle_.AnnouncedSequence()});
+    TEST_SYNC_POINT("DBImpl::PrepareScan:OlderComponentsPrepared");
+    p = std::min(p, sv->mem->component->PrepareScan(allow_piggyback && first, &piggybacked));
+    p = std::min(p, oracle_.AnnouncedSequence());
     // Every write at or below p is then in a component we read, or about to be: wait for it.
     oracle_.WaitForWritesUpTo(p);
     return p;
