@@ -308,6 +308,7 @@ TEST_P(DBBasicTest, FlushesWriteLevel0CompressionAndCompactionsWriteCompression)
     SCOPED_TRACE(static_cast<int>(level0));
     Options o = DefaultOptions();
     o.write_buffer_size = 4 << 20;
+    o.initial_write_buffer_size = o.write_buffer_size;  // one component holds the 300 KB
     o.target_file_size_base = 4 << 20;
     o.level0_idle_compaction_ms = 0;
     o.compression = CompressionType::kSnappy;

@@ -41,6 +41,7 @@ class DBCorruptionTest : public DBTestBase, public ::testing::Test {
   Options QuietOptions() {
     Options o = DefaultOptions();
     o.write_buffer_size = 8 << 20;  // flushes and compactions only when asked
+    o.initial_write_buffer_size = o.write_buffer_size;
     o.level0_file_num_compaction_trigger = 100;
     o.level0_slowdown_writes_trigger = 100;
     o.level0_stop_writes_trigger = 100;

@@ -354,6 +354,7 @@ class DBFaultTest : public FaultFixture, public ::testing::TestWithParam<const c
     o.level0_slowdown_writes_trigger = 100;
     o.level0_stop_writes_trigger = 100;
     o.write_buffer_size = 8 << 20;
+    o.initial_write_buffer_size = o.write_buffer_size;  // one flush makes one L0 file
     Open(o);
     for (int i = 0; i < n; i++) EXPECT_OK(Put(Key(i), "old" + Value(i)));
     EXPECT_OK(db()->CompactRange(nullptr, nullptr));

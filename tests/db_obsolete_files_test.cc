@@ -29,8 +29,9 @@ class DBObsoleteFilesTest : public DBTestBase, public ::testing::Test {
 
   Options TestOptions() {
     Options o = DefaultOptions();
-    o.level0_idle_compaction_ms = 0;           // only the compactions the test asks for
-    o.write_buffer_size = 4 << 20;             // flushes only when asked
+    o.level0_idle_compaction_ms = 0;  // only the compactions the test asks for
+    o.write_buffer_size = 4 << 20;    // flushes only when asked
+    o.initial_write_buffer_size = o.write_buffer_size;
     o.level0_file_num_compaction_trigger = 8;  // no automatic compaction either
     o.level0_slowdown_writes_trigger = 20;
     o.level0_stop_writes_trigger = 36;

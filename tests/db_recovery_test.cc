@@ -94,6 +94,7 @@ TEST_F(DBRecoveryTest, TornWalTailIsDroppedAndReported) {
 TEST_F(DBRecoveryTest, DamageInTheMiddleOfAWalIsCorruptionNamingTheFile) {
   Options o = DefaultOptions();
   o.write_buffer_size = 8 << 20;  // keep everything in the one WAL
+  o.initial_write_buffer_size = o.write_buffer_size;
   Open(o);
   for (int i = 0; i < 2000; i++) ASSERT_OK(Put(Key(i), Value(i)));
   Close();

@@ -196,6 +196,8 @@ void sluice_options_set_create_if_missing(sluice_options_t* options, unsigned ch
 void sluice_options_set_error_if_exists(sluice_options_t* options, unsigned char v);
 void sluice_options_set_paranoid_checks(sluice_options_t* options, unsigned char v);
 void sluice_options_set_write_buffer_size(sluice_options_t* options, size_t v);
+/* Options::initial_write_buffer_size (0: write_buffer_size / 64, at least 256 KiB). */
+void sluice_options_set_initial_write_buffer_size(sluice_options_t* options, size_t v);
 void sluice_options_set_memtable(sluice_options_t* options, const char* name);
 void sluice_options_set_max_write_buffer_number(sluice_options_t* options, int v);
 void sluice_options_set_block_size(sluice_options_t* options, size_t v);

@@ -496,6 +496,9 @@ void sluice_options_set_paranoid_checks(sluice_options_t* o, unsigned char v) {
 void sluice_options_set_write_buffer_size(sluice_options_t* o, size_t v) {
   o->rep.write_buffer_size = v;
 }
+void sluice_options_set_initial_write_buffer_size(sluice_options_t* o, size_t v) {
+  o->rep.initial_write_buffer_size = v;
+}
 void sluice_options_set_memtable(sluice_options_t* o, const char* name) {
   o->rep.memtable = name != nullptr ? name : "";
 }

@@ -14,6 +14,7 @@
 #ifndef SLUICE_DB_COLUMN_FAMILY_H_
 #define SLUICE_DB_COLUMN_FAMILY_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -45,9 +46,22 @@ class ColumnFamilyHandleImpl final : public ColumnFamilyHandle {
   ColumnFamilyData* const cfd_;
 };
 
+// The size of a family's first memory component: Options::initial_write_buffer_size, or when
+// that is 0 a 64th of write_buffer_size (at least 256 KiB); never above write_buffer_size.
+inline size_t InitialWriteBufferSize(const Options& o) {
+  const size_t initial = o.initial_write_buffer_size != 0
+                             ? o.initial_write_buffer_size
+                             : std::max<size_t>(o.write_buffer_size / 64, 256 << 10);
+  return std::min(initial, o.write_buffer_size);
+}
+
 struct ColumnFamilyData {
   ColumnFamilyData(const DBImpl* db, uint32_t i, std::string n, const Options& o)
-      : id(i), name(std::move(n)), options(o), handle(db, this) {}
+      : id(i),
+        name(std::move(n)),
+        options(o),
+        next_write_buffer_size(InitialWriteBufferSize(o)),
+        handle(db, this) {}
   ColumnFamilyData(const ColumnFamilyData&) = delete;
   ColumnFamilyData& operator=(const ColumnFamilyData&) = delete;
 
@@ -56,6 +70,11 @@ struct ColumnFamilyData {
   const Options options;  // the database's options with the family's own, sanitized
   // Creates the family's memory components (set before the family is published).
   std::unique_ptr<MemoryComponentFactory> component_factory;
+  // The size of its next memory component: Options::initial_write_buffer_size at first, then
+  // doubled (up to write_buffer_size) at each switch of a full component, so that a family
+  // that receives little holds small components and one that receives much soon fills whole
+  // ones. Written under switch_mu_ (SwitchMemoryComponent); relaxed.
+  std::atomic<size_t> next_write_buffer_size;
   // Owned by the family, retired through epoch reclamation. Never null once published.
   std::atomic<SuperVersion*> super_version{nullptr};
   // Its part of the VersionSet (REQUIRES the DB mutex; null once dropped).

@@ -266,9 +266,9 @@ class DBImpl final : public DB {
   // DB is closing, unless closing_ok.
   Status WaitWhileStalled(const std::function<bool()>& stalled, std::atomic<uint64_t>* stalls,
                           std::atomic<uint64_t>* micros, bool closing_ok) REQUIRES(mutex_);
-  // True if the mutable component must be switched out before the next write: it reached
-  // write_buffer_size or asks to leave early, and it holds something.
-  bool IsFull(const ColumnFamilyData& cfd, const MemoryComponent& component) const;
+  // True if the mutable component must be switched out before the next write: it reached its
+  // size (LoggedComponent::write_buffer_size) or asks to leave early, and it holds something.
+  bool IsFull(const LoggedComponent& logged) const;
   Status SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force)
       EXCLUDES(mutex_, switch_mu_);
 

@@ -54,6 +54,10 @@ Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
     if (s.ok()) s = CheckRange(name, v, lo, hi);
   };
   check("write_buffer_size", out->write_buffer_size, 4096, 64 * kGiB);
+  if (out->initial_write_buffer_size != 0) {
+    check("initial_write_buffer_size (at most write_buffer_size)", out->initial_write_buffer_size,
+          4096, out->write_buffer_size);
+  }
   check("max_write_buffer_number", static_cast<uint64_t>(out->max_write_buffer_number), 2, 64);
   check("block_size", out->block_size, 128, kGiB);
   check("block_restart_interval", static_cast<uint64_t>(out->block_restart_interval), 1, 65536);
@@ -584,9 +588,12 @@ uint64_t DBImpl::NewFileNumber() { return versions_->NewFileNumber(); }
 Status DBImpl::NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
                                   std::shared_ptr<LoggedComponent>* result) {
   std::unique_ptr<MemoryComponent> rep;
-  Status s = cfd->component_factory->NewComponent(ComponentContext(), &rep);
+  MemoryComponentContext context = ComponentContext();
+  // relaxed: written only under switch_mu_ or before the family is published.
+  context.write_buffer_size = cfd->next_write_buffer_size.load(std::memory_order_relaxed);
+  Status s = cfd->component_factory->NewComponent(context, &rep);
   if (!s.ok()) return s;
-  *result = std::make_shared<LoggedComponent>(std::move(rep), first_log);
+  *result = std::make_shared<LoggedComponent>(std::move(rep), first_log, context.write_buffer_size);
   return Status::OK();
 }
 

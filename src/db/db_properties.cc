@@ -201,6 +201,7 @@ nlohmann::ordered_json DBImpl::StatsJson(ColumnFamilyData* cfd) {
   j["memory"] = {
       {"component", sv->mem->component->Name()},
       {"mutable_bytes", sv->mem->component->ApproximateMemoryUsage()},
+      {"mutable_size", sv->mem->write_buffer_size},
       {"mutable_entries", sv->mem->component->NumEntries()},
       {"immutable_components", sv->imms.size()},
       {"immutable_bytes", immutable_bytes},

@@ -245,10 +245,11 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
   }
 }
 
-bool DBImpl::IsFull(const ColumnFamilyData& cfd, const MemoryComponent& component) const {
+bool DBImpl::IsFull(const LoggedComponent& logged) const {
   // A component that holds nothing is never switched out, even if its empty structure alone
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
-  return (component.ApproximateMemoryUsage() >= cfd.options.write_buffer_size ||
+  const MemoryComponent& component = *logged.component;
+  return (component.ApproximateMemoryUsage() >= logged.write_buffer_size ||
           component.WantsEarlySwitch()) &&
          component.HoldsData();
 }
@@ -280,7 +281,7 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
     ColumnFamilyData* f = w->families[i];
     SuperVersion* fsv = i == 0 ? sv : f->super_version.load(std::memory_order_acquire);
     if (i > 0) w->more_svs.push_back(fsv);
-    if (IsFull(*f, *fsv->mem->component)) {
+    if (IsFull(*fsv->mem)) {
       // Only compared by SwitchMemoryComponent, never dereferenced after the section ends.
       const LoggedComponent* full = fsv->mem.get();
       section.Leave();
@@ -490,8 +491,7 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
     if (cfd->dropped.load()) return dropped();
     SuperVersion* sv = CurrentSuperVersion(cfd);
     if (full != nullptr && sv->mem.get() != full) return Status::OK();  // already switched
-    const MemoryComponent& current = *sv->mem->component;
-    if (!(force ? current.HoldsData() : IsFull(*cfd, current))) return Status::OK();
+    if (!(force ? sv->mem->component->HoldsData() : IsFull(*sv->mem))) return Status::OK();
     // Too many components: wait for a flush (the stall policy).
     auto too_many = [this, cfd]() REQUIRES(mutex_) {
       return static_cast<int>(CurrentSuperVersion(cfd)->imms.size()) + 1 >=
@@ -505,6 +505,14 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
     if (cfd->dropped.load()) return dropped();
     old = CurrentSuperVersion(cfd)->mem;
     old_wal = CurrentWalSet()->current;
+  }
+  if (!force) {
+    // It filled up: the next one is twice as large (up to write_buffer_size). A forced switch
+    // (Flush, the WAL limit) says nothing about the write rate and keeps the size.
+    const size_t grown = std::min(old->write_buffer_size * 2, cfd->options.write_buffer_size);
+    if (grown > cfd->next_write_buffer_size.load(std::memory_order_relaxed)) {
+      cfd->next_write_buffer_size.store(grown, std::memory_order_relaxed);
+    }
   }
   // Create the next WAL file and component outside mutex_ (file creation is I/O). Writers that
   // did not notice the old component is full keep writing to it meanwhile.

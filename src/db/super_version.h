@@ -27,11 +27,14 @@
 namespace sluice {
 
 struct LoggedComponent {
-  LoggedComponent(std::unique_ptr<MemoryComponent> c, uint64_t first_log)
-      : component(std::move(c)), first_log_number(first_log) {}
+  LoggedComponent(std::unique_ptr<MemoryComponent> c, uint64_t first_log, size_t size)
+      : component(std::move(c)), first_log_number(first_log), write_buffer_size(size) {}
 
   const std::unique_ptr<MemoryComponent> component;
   const uint64_t first_log_number;
+  // The bytes it fills before it is switched (DBImpl::IsFull), at most the family's
+  // write_buffer_size.
+  const size_t write_buffer_size;
   // Set by a write with disable_wal: the component holds data no WAL has.
   std::atomic<bool> has_unlogged_writes{false};
 };

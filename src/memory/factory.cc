@@ -58,7 +58,11 @@ const std::vector<Registration>& Registry() {
 
 size_t BucketCountFor(const Options& options) {
   if (options.bucket_count != 0) return options.bucket_count;
-  return std::clamp<size_t>(options.write_buffer_size / 1024, 16, size_t{1} << 20);
+  return BucketCountForSize(options.write_buffer_size);
+}
+
+size_t BucketCountForSize(size_t write_buffer_size) {
+  return std::clamp<size_t>(write_buffer_size / 1024, 16, size_t{1} << 20);
 }
 
 std::vector<std::string> MemoryComponentNames() {

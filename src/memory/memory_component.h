@@ -62,6 +62,11 @@ struct MemoryComponentContext {
   // A component that replaces versions in place asks the keeper first, which announces the
   // replacing write.
   std::function<SequenceNumber()> announced_sequence = [] { return kMaxSequenceNumber; };
+  // The bytes this component fills before the DB switches it (DBImpl::IsFull), which its
+  // structures are sized for; 0: the family's Options::write_buffer_size. A DB starts a
+  // family with small components and doubles them up to write_buffer_size (see
+  // ColumnFamilyData::next_write_buffer_size), so an idle one holds little memory.
+  size_t write_buffer_size = 0;
 };
 
 // What Get() found.
@@ -153,6 +158,8 @@ Status ValidateMemoryComponentName(const std::string& name);
 // The hash components' bucket count: Options::bucket_count, or when that is 0, one bucket per
 // KiB of write_buffer_size (16 to 1M buckets).
 size_t BucketCountFor(const Options& options);
+// The bucket count chosen for a component of write_buffer_size bytes (bucket_count 0).
+size_t BucketCountForSize(size_t write_buffer_size);
 
 // Names accepted by NewMemoryComponentFactory, comma-separated (for messages and docs).
 std::string KnownMemoryComponents();

@@ -31,6 +31,7 @@ SimpleComponentOptions SimpleComponentOptionsFrom(const Options& options) {
   o.write_buffer_size = options.write_buffer_size;
   o.prefix_length = options.prefix_length;
   o.bucket_count = BucketCountFor(options);
+  o.derived_bucket_count = options.bucket_count == 0;
   return o;
 }
 
@@ -43,7 +44,12 @@ const char* SimpleComponentFactory::Name() const {
 
 Status SimpleComponentFactory::NewComponent(const MemoryComponentContext& context,
                                             std::unique_ptr<MemoryComponent>* result) {
-  const SimpleComponentOptions& o = options_;
+  SimpleComponentOptions o = options_;
+  if (context.write_buffer_size != 0 && context.write_buffer_size != o.write_buffer_size) {
+    // A bucket array chosen for the full size would not fit a small component's budget.
+    if (o.derived_bucket_count) o.bucket_count = BucketCountForSize(context.write_buffer_size);
+    o.write_buffer_size = context.write_buffer_size;
+  }
   switch (kind_) {
     case Kind::kSkipList:
       *result = std::make_unique<SkipListRep>(o.write_buffer_size, context.announced_sequence);

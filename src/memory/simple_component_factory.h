@@ -23,6 +23,8 @@ struct SimpleComponentOptions {
   size_t prefix_length = 8;
   // Hash components: buckets, resolved (BucketCountFor): at least 1.
   size_t bucket_count = 16;
+  // Options::bucket_count was 0: each component's count follows its own size.
+  bool derived_bucket_count = false;
 };
 
 SimpleComponentOptions SimpleComponentOptionsFrom(const Options& options);

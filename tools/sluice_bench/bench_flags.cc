@@ -281,6 +281,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
   app.add_option("--write_buffer_size", e.write_buffer_size, "Bytes of a memtable")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{4096}, size_t{1} << 40));
+  app.add_option("--initial_write_buffer_size", e.initial_write_buffer_size,
+                 "sluice: bytes of a family's first memory component (each full one doubles the "
+                 "next, up to --write_buffer_size); 0: sluice's default")
+      ->transform(CLI::AsSizeValue(false));
   app.add_option("--max_write_buffer_number", e.max_write_buffer_number,
                  "Memtables (mutable + immutable) allowed at once")
       ->check(CLI::Range(1, 64));

@@ -129,6 +129,7 @@ class SluiceEngine final : public KVEngine {
     options_ = sluice::Options();
     options_.create_if_missing = o.create_if_missing;
     options_.write_buffer_size = o.write_buffer_size;
+    options_.initial_write_buffer_size = o.initial_write_buffer_size;
     options_.memtable = o.memtable;
     options_.membuffer_fraction = o.membuffer_fraction;
     options_.membuffer_partition_bits = o.membuffer_partition_bits;
@@ -172,6 +173,8 @@ class SluiceEngine final : public KVEngine {
     return {
         {"create_if_missing", o.create_if_missing ? "true" : "false", ""},
         {"write_buffer_size", fmt::format("{}", o.write_buffer_size), ""},
+        {"initial_write_buffer_size", fmt::format("{}", o.initial_write_buffer_size),
+         o.initial_write_buffer_size == 0 ? "write_buffer_size/64, >= 256 KiB" : ""},
         {"max_write_buffer_number", fmt::format("{}", o.max_write_buffer_number), ""},
         {"memtable", o.memtable, ""},
         {"membuffer_fraction", fmt::format("{}", o.membuffer_fraction), ""},

@@ -42,6 +42,7 @@ bool ParseCompression(std::string_view name, CompressionKind* kind);
 struct EngineOptions {
   bool create_if_missing = true;
   size_t write_buffer_size = 0;
+  size_t initial_write_buffer_size = 0;  // sluice only (0: its default)
   int max_write_buffer_number = 0;
   size_t block_size = 0;
   int block_restart_interval = 0;

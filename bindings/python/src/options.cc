@@ -137,6 +137,7 @@ const std::map<std::string, Setter>& Setters() {
       {"paranoid_checks", Opt(&O::paranoid_checks)},
       // Memory component
       {"write_buffer_size", Opt(&O::write_buffer_size)},
+      {"initial_write_buffer_size", Opt(&O::initial_write_buffer_size)},
       {"memtable", Opt(&O::memtable)},
       {"max_write_buffer_number", Opt(&O::max_write_buffer_number)},
       {"linearizable_snapshots", Opt(&O::linearizable_snapshots)},

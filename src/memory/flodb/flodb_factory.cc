@@ -16,7 +16,9 @@ FloDBOptions FloDBOptionsFrom(const Options& options) {
 
 Status FloDBComponentFactory::NewComponent(const MemoryComponentContext& context,
                                            std::unique_ptr<MemoryComponent>* result) {
-  *result = std::make_unique<FloDBComponent>(options_, context, stats_);
+  FloDBOptions o = options_;
+  if (context.write_buffer_size != 0) o.write_buffer_size = context.write_buffer_size;
+  *result = std::make_unique<FloDBComponent>(o, context, stats_);
   return Status::OK();
 }
 
