@@ -1,20 +1,35 @@
 // Memory components that grow with the writes they absorb: a family's first component is
-// Options::initial_write_buffer_size bytes, each switch of a full one doubles the next, up to
-// write_buffer_size; a forced switch (Flush) keeps the size; an idle database holds a small
-// component; a bad initial size is refused naming the option.
+// Options::initial_write_buffer_size bytes; each switch of a full one sizes the next for ten
+// seconds of writes at the rate it filled, at least doubling it, up to write_buffer_size; a
+// forced switch (Flush) keeps the size; an idle database holds a small component; a bad
+// initial size is refused naming the option. Time comes from a manual clock (the Env's
+// NowMicros), so the rate each component fills at is the test's, never the machine's.
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "sluice/db.h"
+#include "sluice/env.h"
 #include "support/test_util.h"
 
 namespace sluice::test {
 namespace {
+
+// An Env whose clock moves only when the test advances it.
+class ManualClockEnv final : public EnvWrapper {
+ public:
+  ManualClockEnv() : EnvWrapper(Env::Default()) {}
+  uint64_t NowMicros() override { return now_.load(std::memory_order_relaxed); }
+  void AdvanceMillis(uint64_t ms) { now_.fetch_add(ms * 1000, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> now_{uint64_t{1} << 40};
+};
 
 nlohmann::json Memory(DB* db) {
   std::string v;
@@ -26,9 +41,10 @@ size_t MutableSize(DB* db) { return Memory(db)["mutable_size"].get<size_t>(); }
 
 class DBWriteBufferGrowthTest : public ::testing::TestWithParam<std::string> {
  protected:
-  Options GrowingOptions() const {
+  Options GrowingOptions() {
     Options o;
     o.create_if_missing = true;
+    o.env = &clock_;
     o.memtable = GetParam();
     o.write_buffer_size = 1 << 20;
     o.initial_write_buffer_size = 64 << 10;
@@ -38,16 +54,20 @@ class DBWriteBufferGrowthTest : public ::testing::TestWithParam<std::string> {
     o.level0_idle_compaction_ms = 0;
     return o;
   }
+  ManualClockEnv clock_;
   TempDir dir_;
 };
 
-TEST_P(DBWriteBufferGrowthTest, ComponentsDoubleUpToWriteBufferSize) {
+// Written slowly (a second per write: each component fills in minutes), every component is
+// twice the one before.
+TEST_P(DBWriteBufferGrowthTest, SlowlyFilledComponentsDoubleUpToWriteBufferSize) {
   std::unique_ptr<DB> db;
   ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
   std::vector<size_t> sizes = {MutableSize(db.get())};
   const std::string value(100, 'v');
   int keys = 0;
   for (; keys < 200000 && sizes.back() < (1u << 20); keys++) {
+    clock_.AdvanceMillis(1000);
     ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
     const size_t size = MutableSize(db.get());
     if (size != sizes.back()) sizes.push_back(size);
@@ -61,6 +81,50 @@ TEST_P(DBWriteBufferGrowthTest, ComponentsDoubleUpToWriteBufferSize) {
   for (int i = 0; i < keys; i += 997) {
     ASSERT_OK(db->Get(ReadOptions(), Key(i), &got));
     EXPECT_EQ(value, got);
+  }
+}
+
+// Written fast (the clock stands still: a component fills at once), the component after the
+// first is already full-size: no run of small components, each a small L0 file.
+TEST_P(DBWriteBufferGrowthTest, AFastFilledComponentIsFollowedByAFullSizeOne) {
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
+  std::vector<size_t> sizes = {MutableSize(db.get())};
+  const std::string value(100, 'v');
+  for (int i = 0; i < 200000 && sizes.back() < (1u << 20); i++) {
+    ASSERT_OK(db->Put(WriteOptions(), Key(i), value));
+    const size_t size = MutableSize(db.get());
+    if (size != sizes.back()) sizes.push_back(size);
+  }
+  const std::vector<size_t> expected = {64 << 10, 1 << 20};
+  EXPECT_EQ(expected, sizes);
+}
+
+// A small component that filled up is not flushed alone: it waits for the next one, and both
+// go into one L0 file (no small file to bring the L0 compaction one flush earlier).
+TEST_P(DBWriteBufferGrowthTest, ASmallFullComponentIsFlushedWithTheNext) {
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
+  const std::string value(100, 'v');
+  int keys = 0;
+  for (; keys < 200000 && MutableSize(db.get()) < (1u << 20); keys++) {
+    ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
+  }
+  std::string v;
+  ASSERT_TRUE(db->GetProperty("sluice.num-immutable-mem-table", &v));
+  EXPECT_EQ("1", v) << "the small component was flushed alone";
+  ASSERT_TRUE(db->GetProperty("sluice.num-files-at-level0", &v));
+  EXPECT_EQ("0", v);
+  // Flush switches the full-size one too; the pair becomes one file.
+  for (int i = 0; i < 100; i++, keys++) ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
+  ASSERT_OK(db->Flush());
+  ASSERT_TRUE(db->GetProperty("sluice.num-files-at-level0", &v));
+  EXPECT_EQ("1", v);
+  ASSERT_TRUE(db->GetProperty("sluice.num-immutable-mem-table", &v));
+  EXPECT_EQ("0", v);
+  for (int i = 0; i < keys; i += 101) {
+    ASSERT_OK(db->Get(ReadOptions(), Key(i), &v));
+    EXPECT_EQ(value, v);
   }
 }
 

@@ -131,12 +131,13 @@ struct ColumnFamilyOptions {
   // Bytes of the whole memory component (every buffer level together); when it is full it
   // becomes immutable and is flushed to an L0 SST file.
   size_t write_buffer_size = 64 << 20;
-  // Bytes of a family's first memory component. Each switch of a full component doubles the
-  // next one's size, up to write_buffer_size: a family that receives few writes keeps small
-  // components (FloDB's hash table, filter and index are sized for the component), and one
-  // that receives many fills whole ones after a few switches. 0: write_buffer_size / 64, at
-  // least 256 KiB (1 MiB for the default). Set it to write_buffer_size for full-size
-  // components from the start.
+  // Bytes of a family's first memory component. When a component fills up, the next one is
+  // sized for about ten seconds of writes at the rate it filled, and at least twice as large,
+  // up to write_buffer_size: a family that receives few writes keeps small components (FloDB's
+  // hash table, filter and index are sized for the component), one written fast gets
+  // full-size components after its first switch. 0: write_buffer_size / 64, at least 256 KiB
+  // (1 MiB for the default). Set it to write_buffer_size for full-size components from the
+  // start.
   size_t initial_write_buffer_size = 0;
   // Name of the memory component:
   //   "flodb"     FloDB's two levels: a concurrent hash table (the Membuffer) drained in the

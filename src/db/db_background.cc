@@ -446,14 +446,26 @@ bool DBImpl::InDeepLevel0Backlog(const ColumnFamilyData* cfd) const {
 }
 
 size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
-  const size_t ready = CurrentSuperVersion(cfd)->imms.size();
+  const auto& imms = CurrentSuperVersion(cfd)->imms;
+  const size_t ready = imms.size();
   if (ready == 0) return 0;
   // At most max_write_buffer_number - 1: while fewer are ready a writer can still switch to a
   // new component, so no writer ever waits for memory because of a held flush.
+  const size_t most = static_cast<size_t>(cfd->options.max_write_buffer_number - 1);
+  // A component that filled up below write_buffer_size (the family's sizes are still growing,
+  // ColumnFamilyData::next_write_buffer_size) waits for the next one and goes into the same
+  // L0 file: alone it would be a small file that brings the next L0 compaction one flush
+  // earlier. It is small, and its WAL keeps it durable meanwhile. A caller of WaitForFlushes
+  // (Flush, Close) gets it at once, and a forced switch of the next one (the WAL limit)
+  // makes the pair.
+  const LoggedComponent& oldest = *imms.back();
+  const bool pairs = oldest.switched_full &&
+                     oldest.write_buffer_size < cfd->options.write_buffer_size && most >= 2;
+  if (pairs && ready == 1) return flush_waiters_ == 0 && !shutting_down_.load() ? 0 : 1;
+  const size_t at_least = pairs ? 2 : 1;
   const size_t merge =
-      std::min<size_t>(static_cast<size_t>(cfd->options.level0_backlog_flush_merge),
-                       static_cast<size_t>(cfd->options.max_write_buffer_number - 1));
-  if (merge <= 1 || !InDeepLevel0Backlog(cfd)) return 1;
+      std::min<size_t>(static_cast<size_t>(cfd->options.level0_backlog_flush_merge), most);
+  if (merge <= at_least || !InDeepLevel0Backlog(cfd)) return at_least;
   if (ready >= merge) return merge;
   // Hold only while a compaction runs: its end queues the flush task again (MaybeScheduleWork)
   // (the backlog may be over then; compactions stop once no level is over its target, so a

@@ -269,6 +269,9 @@ class DBImpl final : public DB {
   // True if the mutable component must be switched out before the next write: it reached its
   // size (LoggedComponent::write_buffer_size) or asks to leave early, and it holds something.
   bool IsFull(const LoggedComponent& logged) const;
+  // A memory component that fills up sizes the next for about this long of writes at the
+  // same rate (SwitchMemoryComponent).
+  static constexpr uint64_t kComponentFillMicros = 10'000'000;
   Status SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force)
       EXCLUDES(mutex_, switch_mu_);
 

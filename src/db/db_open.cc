@@ -593,7 +593,8 @@ Status DBImpl::NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
   context.write_buffer_size = cfd->next_write_buffer_size.load(std::memory_order_relaxed);
   Status s = cfd->component_factory->NewComponent(context, &rep);
   if (!s.ok()) return s;
-  *result = std::make_shared<LoggedComponent>(std::move(rep), first_log, context.write_buffer_size);
+  *result = std::make_shared<LoggedComponent>(std::move(rep), first_log, context.write_buffer_size,
+                                              env_->NowMicros());
   return Status::OK();
 }
 

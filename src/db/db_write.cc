@@ -507,9 +507,18 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
     old_wal = CurrentWalSet()->current;
   }
   if (!force) {
-    // It filled up: the next one is twice as large (up to write_buffer_size). A forced switch
-    // (Flush, the WAL limit) says nothing about the write rate and keeps the size.
-    const size_t grown = std::min(old->write_buffer_size * 2, cfd->options.write_buffer_size);
+    // It filled up: the next one holds about kComponentFillMicros of writes at the rate this
+    // one filled, and at least twice as much as this one, up to write_buffer_size. A family
+    // written fast gets full-size components after its first switch (each small component
+    // would be one more small L0 file, flushed and compacted early); one written slowly
+    // doubles them. A forced switch (Flush, the WAL limit) says nothing about the rate and
+    // keeps the size.
+    const uint64_t now = env_->NowMicros();
+    const uint64_t filled_in = now > old->created_micros ? now - old->created_micros : 1;
+    const uint64_t size = old->write_buffer_size;  // at most 64 GiB: no overflow below
+    const uint64_t for_rate = size * kComponentFillMicros / filled_in;
+    const size_t grown = static_cast<size_t>(
+        std::min<uint64_t>(std::max(for_rate, size * 2), cfd->options.write_buffer_size));
     if (grown > cfd->next_write_buffer_size.load(std::memory_order_relaxed)) {
       cfd->next_write_buffer_size.store(grown, std::memory_order_relaxed);
     }
@@ -529,6 +538,7 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
   // any the new component will see.
   old_wal->log->Seal();
   MutexLock l(&mutex_);
+  old->switched_full = !force;
   SuperVersion* sv = CurrentSuperVersion(cfd);
   std::vector<std::shared_ptr<LoggedComponent>> imms;
   imms.reserve(sv->imms.size() + 1);

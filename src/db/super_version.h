@@ -27,14 +27,23 @@
 namespace sluice {
 
 struct LoggedComponent {
-  LoggedComponent(std::unique_ptr<MemoryComponent> c, uint64_t first_log, size_t size)
-      : component(std::move(c)), first_log_number(first_log), write_buffer_size(size) {}
+  LoggedComponent(std::unique_ptr<MemoryComponent> c, uint64_t first_log, size_t size,
+                  uint64_t created)
+      : component(std::move(c)),
+        first_log_number(first_log),
+        write_buffer_size(size),
+        created_micros(created) {}
 
   const std::unique_ptr<MemoryComponent> component;
   const uint64_t first_log_number;
   // The bytes it fills before it is switched (DBImpl::IsFull), at most the family's
   // write_buffer_size.
   const size_t write_buffer_size;
+  // When it was made (Env::NowMicros): how fast it filled decides the next one's size.
+  const uint64_t created_micros;
+  // It was switched out because it filled up (not forced). Written and read under the DB
+  // mutex (set by SwitchMemoryComponent before the SuperVersion that lists it as immutable).
+  bool switched_full = false;
   // Set by a write with disable_wal: the component holds data no WAL has.
   std::atomic<bool> has_unlogged_writes{false};
 };
