@@ -227,6 +227,7 @@ def test_every_option_is_accepted(path):
         error_if_exists=False,
         paranoid_checks=True,
         write_buffer_size=1 << 20,
+        initial_write_buffer_size=256 << 10,
         memtable="skiplist",
         max_write_buffer_number=3,
         linearizable_snapshots=False,
