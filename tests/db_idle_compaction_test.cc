@@ -15,21 +15,11 @@
 #include "sluice/db.h"
 #include "sluice/env.h"
 #include "support/db_test_util.h"
+#include "support/manual_clock_env.h"
 #include "support/test_util.h"
 
 namespace sluice::test {
 namespace {
-
-// An Env whose clock moves only when the test advances it.
-class ManualClockEnv final : public EnvWrapper {
- public:
-  ManualClockEnv() : EnvWrapper(Env::Default()) {}
-  uint64_t NowMicros() override { return now_.load(std::memory_order_relaxed); }
-  void AdvanceMillis(uint64_t ms) { now_.fetch_add(ms * 1000, std::memory_order_relaxed); }
-
- private:
-  std::atomic<uint64_t> now_{uint64_t{1} << 40};
-};
 
 constexpr int kDelayMs = 20;
 

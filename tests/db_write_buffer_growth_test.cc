@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,21 +14,11 @@
 
 #include "sluice/db.h"
 #include "sluice/env.h"
+#include "support/manual_clock_env.h"
 #include "support/test_util.h"
 
 namespace sluice::test {
 namespace {
-
-// An Env whose clock moves only when the test advances it.
-class ManualClockEnv final : public EnvWrapper {
- public:
-  ManualClockEnv() : EnvWrapper(Env::Default()) {}
-  uint64_t NowMicros() override { return now_.load(std::memory_order_relaxed); }
-  void AdvanceMillis(uint64_t ms) { now_.fetch_add(ms * 1000, std::memory_order_relaxed); }
-
- private:
-  std::atomic<uint64_t> now_{uint64_t{1} << 40};
-};
 
 nlohmann::json Memory(DB* db) {
   std::string v;
@@ -54,6 +43,20 @@ class DBWriteBufferGrowthTest : public ::testing::TestWithParam<std::string> {
     o.level0_idle_compaction_ms = 0;
     return o;
   }
+  // Puts 100-byte values under Key(*keys), Key(*keys + 1), ... (advancing the clock by
+  // millis_per_write before each) until the mutable component is full-size; returns each size
+  // the mutable component had, in order.
+  std::vector<size_t> FillUntilFullSize(DB* db, uint64_t millis_per_write, int* keys) {
+    std::vector<size_t> sizes = {MutableSize(db)};
+    for (int n = 0; n < 200000 && sizes.back() < (1u << 20); n++, (*keys)++) {
+      clock_.AdvanceMillis(millis_per_write);
+      EXPECT_OK(db->Put(WriteOptions(), Key(*keys), kValue));
+      const size_t size = MutableSize(db);
+      if (size != sizes.back()) sizes.push_back(size);
+    }
+    return sizes;
+  }
+  const std::string kValue = std::string(100, 'v');
   ManualClockEnv clock_;
   TempDir dir_;
 };
@@ -63,24 +66,16 @@ class DBWriteBufferGrowthTest : public ::testing::TestWithParam<std::string> {
 TEST_P(DBWriteBufferGrowthTest, SlowlyFilledComponentsDoubleUpToWriteBufferSize) {
   std::unique_ptr<DB> db;
   ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
-  std::vector<size_t> sizes = {MutableSize(db.get())};
-  const std::string value(100, 'v');
   int keys = 0;
-  for (; keys < 200000 && sizes.back() < (1u << 20); keys++) {
-    clock_.AdvanceMillis(1000);
-    ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
-    const size_t size = MutableSize(db.get());
-    if (size != sizes.back()) sizes.push_back(size);
-  }
   const std::vector<size_t> expected = {64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20};
-  EXPECT_EQ(expected, sizes);
+  EXPECT_EQ(expected, FillUntilFullSize(db.get(), /*millis_per_write=*/1000, &keys));
   // Full size stays full size.
-  for (int i = 0; i < 20000; i++, keys++) ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
+  for (int i = 0; i < 20000; i++, keys++) ASSERT_OK(db->Put(WriteOptions(), Key(keys), kValue));
   EXPECT_EQ(size_t{1} << 20, MutableSize(db.get()));
   std::string got;
   for (int i = 0; i < keys; i += 997) {
     ASSERT_OK(db->Get(ReadOptions(), Key(i), &got));
-    EXPECT_EQ(value, got);
+    EXPECT_EQ(kValue, got);
   }
 }
 
@@ -89,15 +84,9 @@ TEST_P(DBWriteBufferGrowthTest, SlowlyFilledComponentsDoubleUpToWriteBufferSize)
 TEST_P(DBWriteBufferGrowthTest, AFastFilledComponentIsFollowedByAFullSizeOne) {
   std::unique_ptr<DB> db;
   ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
-  std::vector<size_t> sizes = {MutableSize(db.get())};
-  const std::string value(100, 'v');
-  for (int i = 0; i < 200000 && sizes.back() < (1u << 20); i++) {
-    ASSERT_OK(db->Put(WriteOptions(), Key(i), value));
-    const size_t size = MutableSize(db.get());
-    if (size != sizes.back()) sizes.push_back(size);
-  }
+  int keys = 0;
   const std::vector<size_t> expected = {64 << 10, 1 << 20};
-  EXPECT_EQ(expected, sizes);
+  EXPECT_EQ(expected, FillUntilFullSize(db.get(), /*millis_per_write=*/0, &keys));
 }
 
 // A small component that filled up is not flushed alone: it waits for the next one, and both
@@ -105,18 +94,15 @@ TEST_P(DBWriteBufferGrowthTest, AFastFilledComponentIsFollowedByAFullSizeOne) {
 TEST_P(DBWriteBufferGrowthTest, ASmallFullComponentIsFlushedWithTheNext) {
   std::unique_ptr<DB> db;
   ASSERT_OK(DB::Open(GrowingOptions(), dir_.File("db"), &db));
-  const std::string value(100, 'v');
   int keys = 0;
-  for (; keys < 200000 && MutableSize(db.get()) < (1u << 20); keys++) {
-    ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
-  }
+  FillUntilFullSize(db.get(), /*millis_per_write=*/0, &keys);
   std::string v;
   ASSERT_TRUE(db->GetProperty("sluice.num-immutable-mem-table", &v));
   EXPECT_EQ("1", v) << "the small component was flushed alone";
   ASSERT_TRUE(db->GetProperty("sluice.num-files-at-level0", &v));
   EXPECT_EQ("0", v);
   // Flush switches the full-size one too; the pair becomes one file.
-  for (int i = 0; i < 100; i++, keys++) ASSERT_OK(db->Put(WriteOptions(), Key(keys), value));
+  for (int i = 0; i < 100; i++, keys++) ASSERT_OK(db->Put(WriteOptions(), Key(keys), kValue));
   ASSERT_OK(db->Flush());
   ASSERT_TRUE(db->GetProperty("sluice.num-files-at-level0", &v));
   EXPECT_EQ("1", v);
@@ -124,7 +110,7 @@ TEST_P(DBWriteBufferGrowthTest, ASmallFullComponentIsFlushedWithTheNext) {
   EXPECT_EQ("0", v);
   for (int i = 0; i < keys; i += 101) {
     ASSERT_OK(db->Get(ReadOptions(), Key(i), &v));
-    EXPECT_EQ(value, v);
+    EXPECT_EQ(kValue, v);
   }
 }
 

@@ -35,6 +35,15 @@ SimpleComponentOptions SimpleComponentOptionsFrom(const Options& options) {
   return o;
 }
 
+SimpleComponentOptions SizedFor(const SimpleComponentOptions& options, size_t write_buffer_size) {
+  SimpleComponentOptions o = options;
+  if (write_buffer_size != 0 && write_buffer_size != o.write_buffer_size) {
+    if (o.derived_bucket_count) o.bucket_count = BucketCountForSize(write_buffer_size);
+    o.write_buffer_size = write_buffer_size;
+  }
+  return o;
+}
+
 const char* SimpleComponentFactory::Name() const {
   for (const auto& [kind, name] : kKinds) {
     if (kind == kind_) return name;
@@ -44,12 +53,7 @@ const char* SimpleComponentFactory::Name() const {
 
 Status SimpleComponentFactory::NewComponent(const MemoryComponentContext& context,
                                             std::unique_ptr<MemoryComponent>* result) {
-  SimpleComponentOptions o = options_;
-  if (context.write_buffer_size != 0 && context.write_buffer_size != o.write_buffer_size) {
-    // A bucket array chosen for the full size would not fit a small component's budget.
-    if (o.derived_bucket_count) o.bucket_count = BucketCountForSize(context.write_buffer_size);
-    o.write_buffer_size = context.write_buffer_size;
-  }
+  const SimpleComponentOptions o = SizedFor(options_, context.write_buffer_size);
   switch (kind_) {
     case Kind::kSkipList:
       *result = std::make_unique<SkipListRep>(o.write_buffer_size, context.announced_sequence);

@@ -28,6 +28,10 @@ struct SimpleComponentOptions {
 };
 
 SimpleComponentOptions SimpleComponentOptionsFrom(const Options& options);
+// The options of one component the DB sized (MemoryComponentContext::write_buffer_size; 0: as
+// configured): its budget, and a derived bucket count that follows it (a bucket array chosen
+// for the full size would not fit a small component's budget).
+SimpleComponentOptions SizedFor(const SimpleComponentOptions& options, size_t write_buffer_size);
 
 class SimpleComponentFactory final : public MemoryComponentFactory {
  public:

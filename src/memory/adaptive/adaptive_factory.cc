@@ -64,14 +64,10 @@ Status AdaptiveComponentFactory::NewAdaptive(const MemoryComponentContext& conte
     Status s = candidates_[i]->NewComponent(context, &rep);
     if (!s.ok()) return s;
     // The size the DB chose for this component, and the bucket count the hash candidates
-    // take for it (SimpleComponentFactory::NewComponent).
-    const SimpleComponentOptions& c = options_.candidates;
-    const size_t budget =
-        context.write_buffer_size != 0 ? context.write_buffer_size : c.write_buffer_size;
-    const size_t buckets = c.derived_bucket_count && budget != c.write_buffer_size
-                               ? BucketCountForSize(budget)
-                               : c.bucket_count;
-    *result = std::make_unique<AdaptiveComponent>(std::move(rep), std::move(mix), budget, buckets);
+    // took for it.
+    const SimpleComponentOptions c = SizedFor(options_.candidates, context.write_buffer_size);
+    *result = std::make_unique<AdaptiveComponent>(std::move(rep), std::move(mix),
+                                                  c.write_buffer_size, c.bucket_count);
     return Status::OK();
   }
   // The policy names only candidates.
