@@ -1,6 +1,7 @@
 /* tests/c_api_check.c — compiled as C (not C++), to prove that sluice/c.h is valid C and usable
  * from C: a full round trip through the C API. Called by c_api_test.cc. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,4 +243,50 @@ const char* sluice_c_api_column_families(const char* path) {
   sluice_destroy_db(options, path, &err);
   sluice_options_destroy(options);
   return err != NULL ? "destroy failed" : NULL;
+}
+
+/* Two databases sharing one block cache and one memory budget, both destroyed by the caller
+ * right after setting them: the options and the databases hold their own references. */
+const char* sluice_c_api_shared_cache_and_budget(const char* path_a, const char* path_b) {
+  char* err = NULL;
+  sluice_cache_t* cache = sluice_cache_create_lru(1 << 20);
+  sluice_write_buffer_manager_t* manager = sluice_write_buffer_manager_create(4 << 20, 1);
+  if (sluice_cache_get_capacity(cache) != (1 << 20)) return "cache capacity";
+  if (sluice_write_buffer_manager_buffer_size(manager) != (4 << 20)) return "budget size";
+  sluice_options_t* options = sluice_options_create();
+  sluice_options_set_create_if_missing(options, 1);
+  sluice_options_set_block_cache(options, cache);
+  sluice_options_set_write_buffer_manager(options, manager);
+  sluice_t* a = sluice_open(options, path_a, &err);
+  if (a == NULL || err != NULL) return "open a";
+  sluice_t* b = sluice_open(options, path_b, &err);
+  if (b == NULL || err != NULL) return "open b";
+  sluice_writeoptions_t* wo = sluice_writeoptions_create();
+  sluice_readoptions_t* ro = sluice_readoptions_create();
+  char key[16];
+  char val[100];
+  memset(val, 'v', sizeof val);
+  for (int i = 0; i < 2000; i++) {
+    size_t klen = (size_t)(snprintf(key, sizeof key, "k%06d", i));
+    sluice_put(a, wo, key, klen, val, sizeof val, &err);
+    if (err != NULL) return "put a";
+    sluice_put(b, wo, key, klen, val, sizeof val, &err);
+    if (err != NULL) return "put b";
+  }
+  if (sluice_write_buffer_manager_memory_usage(manager) == 0) return "no bytes charged";
+  sluice_flush(a, &err);
+  if (err != NULL) return "flush a";
+  size_t len = 0;
+  char* value = sluice_get(a, ro, "k000007", 7, &len, &err);
+  if (value == NULL || len != sizeof val) return "get a";
+  sluice_free(value);
+  if (sluice_cache_get_usage(cache) == 0) return "the shared cache holds nothing";
+  sluice_cache_destroy(cache);
+  sluice_write_buffer_manager_destroy(manager);
+  sluice_close(a);
+  sluice_close(b);
+  sluice_readoptions_destroy(ro);
+  sluice_writeoptions_destroy(wo);
+  sluice_options_destroy(options);
+  return NULL;
 }

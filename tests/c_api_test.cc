@@ -1,5 +1,5 @@
 // Tests of the C API (include/sluice/c.h): round trips written in C (the basic calls, column
-// families), and error reporting.
+// families, a block cache and a memory budget shared by two databases), and error reporting.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 
 extern "C" const char* sluice_c_api_round_trip(const char* path);
 extern "C" const char* sluice_c_api_column_families(const char* path);
+extern "C" const char* sluice_c_api_shared_cache_and_budget(const char* path_a, const char* path_b);
 
 namespace sluice::test {
 
@@ -22,6 +23,13 @@ TEST(CApi, RoundTripFromC) {
 TEST(CApi, ColumnFamiliesFromC) {
   TempDir dir;
   const char* failure = sluice_c_api_column_families(dir.File("db").c_str());
+  EXPECT_EQ(nullptr, failure) << failure;
+}
+
+TEST(CApi, SharesABlockCacheAndAMemoryBudgetFromC) {
+  TempDir dir;
+  const char* failure =
+      sluice_c_api_shared_cache_and_budget(dir.File("a").c_str(), dir.File("b").c_str());
   EXPECT_EQ(nullptr, failure) << failure;
 }
 

@@ -34,7 +34,8 @@ class DBScanCompactionTest : public DBTestBase, public ::testing::Test {
     Options o = DefaultOptions();
     o.level0_scan_compaction = enabled;
     o.level0_idle_compaction_ms = 0;           // only scans may compact L0 below its trigger
-    o.write_buffer_size = 64 << 20;            // flushes only when asked
+    o.write_buffer_size = 64 << 20;            // flushes only when asked:
+    o.initial_write_buffer_size = 64 << 20;    // full size from the start
     o.level0_file_num_compaction_trigger = 4;  // two flushes stay below it
     return o;
   }

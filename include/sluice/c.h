@@ -34,6 +34,8 @@ typedef struct sluice_writebatch_t sluice_writebatch_t;
 typedef struct sluice_iterator_t sluice_iterator_t;
 typedef struct sluice_snapshot_t sluice_snapshot_t;
 typedef struct sluice_column_family_handle_t sluice_column_family_handle_t;
+typedef struct sluice_cache_t sluice_cache_t;
+typedef struct sluice_write_buffer_manager_t sluice_write_buffer_manager_t;
 
 enum {
   sluice_no_compression = 0,
@@ -202,6 +204,16 @@ void sluice_options_set_memtable(sluice_options_t* options, const char* name);
 void sluice_options_set_max_write_buffer_number(sluice_options_t* options, int v);
 void sluice_options_set_block_size(sluice_options_t* options, size_t v);
 void sluice_options_set_block_cache_size(sluice_options_t* options, size_t v);
+/* DBOptions::block_cache: a cache any number of databases share (NULL: each its own, of
+ * block_cache_size). The options and every database opened with them hold a reference: the
+ * caller may destroy its cache object at once. */
+void sluice_options_set_block_cache(sluice_options_t* options, sluice_cache_t* cache);
+/* DBOptions::write_buffer_manager: a memory budget databases share (NULL: none); held as the
+ * cache is. */
+void sluice_options_set_write_buffer_manager(sluice_options_t* options,
+                                             sluice_write_buffer_manager_t* manager);
+/* DBOptions::db_write_buffer_size: with no manager, a budget of the database's own (0: none). */
+void sluice_options_set_db_write_buffer_size(sluice_options_t* options, size_t v);
 void sluice_options_set_bloom_bits_per_key(sluice_options_t* options, int v);
 void sluice_options_set_compression(sluice_options_t* options, int v);
 // The compression of the L0 files flushes write (sluice_no_compression by default).
@@ -242,6 +254,20 @@ void sluice_writeoptions_set_disable_wal(sluice_writeoptions_t* options, unsigne
 enum { SLUICE_POOL_LOW = 0, SLUICE_POOL_HIGH = 1, SLUICE_POOL_DRAIN = 2 };
 void sluice_set_background_threads(int pool, int number, char** errptr);
 int sluice_get_background_threads(int pool);
+
+/* --- shared caches and memory budgets (sluice/cache.h, sluice/write_buffer_manager.h) --- */
+/* An LRU block cache of `capacity` bytes. */
+sluice_cache_t* sluice_cache_create_lru(size_t capacity);
+void sluice_cache_destroy(sluice_cache_t* cache);
+size_t sluice_cache_get_usage(sluice_cache_t* cache);
+size_t sluice_cache_get_capacity(sluice_cache_t* cache);
+/* A memory budget of buffer_size bytes for the memory components of the databases that share
+ * it; with allow_stall, writes wait while it is reached. */
+sluice_write_buffer_manager_t* sluice_write_buffer_manager_create(size_t buffer_size,
+                                                                  unsigned char allow_stall);
+void sluice_write_buffer_manager_destroy(sluice_write_buffer_manager_t* manager);
+size_t sluice_write_buffer_manager_buffer_size(sluice_write_buffer_manager_t* manager);
+size_t sluice_write_buffer_manager_memory_usage(sluice_write_buffer_manager_t* manager);
 
 /* --- misc --- */
 void sluice_free(void* ptr);

@@ -23,8 +23,10 @@
 
 namespace sluice {
 
+class Cache;
 class Env;
 class Logger;
+class WriteBufferManager;
 class Snapshot;
 
 // Per-block compression of SST files. A block that does not shrink by at least 1/8 is stored
@@ -74,8 +76,12 @@ struct DBOptions {
   // may miss writes other threads completed just before (cLSM's snapshots).
   bool linearizable_snapshots = true;
   // --- Caches ---
-  // Bytes of the shared LRU cache of uncompressed data blocks; 0 disables it.
+  // Bytes of the LRU cache of uncompressed data blocks this DB creates for its own use; 0
+  // disables it. Ignored when block_cache is set.
   size_t block_cache_size = 32 << 20;
+  // A block cache to use instead, which any number of DBs may share (NewLRUCache in
+  // sluice/cache.h): its capacity then bounds the cached blocks of all of them.
+  std::shared_ptr<Cache> block_cache;
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;
   // Read SST files through read-only memory mappings (RocksDB's allow_mmap_reads; LevelDB
@@ -110,6 +116,15 @@ struct DBOptions {
   }
   // Bytes per second a slowdown starts from; 0: the rate writes ran at when it began.
   uint64_t delayed_write_rate = 0;
+  // --- Memory budget ---
+  // Caps the bytes held by the memory components of every DB and family that share it
+  // (sluice/write_buffer_manager.h): past the cap the largest mutable component among them is
+  // flushed, and with allow_stall writes wait for room. nullptr: db_write_buffer_size decides.
+  std::shared_ptr<WriteBufferManager> write_buffer_manager;
+  // With no write_buffer_manager: > 0 gives this DB a budget of its own of this many bytes
+  // over all its families (RocksDB's option); 0 (the default): none, each family is bounded by
+  // its write_buffer_size * max_write_buffer_number only.
+  size_t db_write_buffer_size = 0;
   // --- Column families ---
   // Bytes of WAL files kept alive for unflushed writes beyond which the family holding the
   // oldest one back is flushed (RocksDB's option): a family that receives only a trickle of

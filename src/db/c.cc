@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "sluice/cache.h"
 #include "sluice/db.h"
 #include "sluice/env.h"
+#include "sluice/write_buffer_manager.h"
 
 using sluice::DB;
 using sluice::Iterator;
@@ -45,6 +47,12 @@ struct sluice_snapshot_t {
 };
 struct sluice_column_family_handle_t {
   sluice::ColumnFamilyHandle* rep;
+};
+struct sluice_cache_t {
+  std::shared_ptr<sluice::Cache> rep;
+};
+struct sluice_write_buffer_manager_t {
+  std::shared_ptr<sluice::WriteBufferManager> rep;
 };
 
 namespace {
@@ -508,6 +516,36 @@ void sluice_options_set_max_write_buffer_number(sluice_options_t* o, int v) {
 void sluice_options_set_block_size(sluice_options_t* o, size_t v) { o->rep.block_size = v; }
 void sluice_options_set_block_cache_size(sluice_options_t* o, size_t v) {
   o->rep.block_cache_size = v;
+}
+void sluice_options_set_block_cache(sluice_options_t* o, sluice_cache_t* cache) {
+  o->rep.block_cache = cache != nullptr ? cache->rep : nullptr;
+}
+void sluice_options_set_write_buffer_manager(sluice_options_t* o,
+                                             sluice_write_buffer_manager_t* manager) {
+  o->rep.write_buffer_manager = manager != nullptr ? manager->rep : nullptr;
+}
+void sluice_options_set_db_write_buffer_size(sluice_options_t* o, size_t v) {
+  o->rep.db_write_buffer_size = v;
+}
+
+sluice_cache_t* sluice_cache_create_lru(size_t capacity) {
+  return new sluice_cache_t{sluice::NewLRUCache(capacity)};
+}
+void sluice_cache_destroy(sluice_cache_t* cache) { delete cache; }
+size_t sluice_cache_get_usage(sluice_cache_t* cache) { return cache->rep->TotalCharge(); }
+size_t sluice_cache_get_capacity(sluice_cache_t* cache) { return cache->rep->Capacity(); }
+
+sluice_write_buffer_manager_t* sluice_write_buffer_manager_create(size_t buffer_size,
+                                                                  unsigned char allow_stall) {
+  return new sluice_write_buffer_manager_t{
+      std::make_shared<sluice::WriteBufferManager>(buffer_size, allow_stall != 0)};
+}
+void sluice_write_buffer_manager_destroy(sluice_write_buffer_manager_t* manager) { delete manager; }
+size_t sluice_write_buffer_manager_buffer_size(sluice_write_buffer_manager_t* manager) {
+  return manager->rep->buffer_size();
+}
+size_t sluice_write_buffer_manager_memory_usage(sluice_write_buffer_manager_t* manager) {
+  return manager->rep->memory_usage();
 }
 void sluice_options_set_bloom_bits_per_key(sluice_options_t* o, int v) {
   o->rep.bloom_bits_per_key = v;

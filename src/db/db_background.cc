@@ -48,6 +48,13 @@ bool HoldsUnflushedWrites(const SuperVersion& sv) {
   return !sv.imms.empty() || sv.mem->component->HoldsData();
 }
 
+// Takes flushed components' bytes out of the memory budget.
+void ReleaseCharges(const std::vector<std::shared_ptr<LoggedComponent>>& flushed) {
+  for (const auto& c : flushed) {
+    if (c->charge != nullptr) c->charge->Release();
+  }
+}
+
 }  // namespace
 
 void DBImpl::StartBackgroundWork() {
@@ -109,6 +116,39 @@ void DBImpl::FlushTask() {
   }
   MaybeScheduleWork();
   bg_cv_.SignalAll();
+}
+
+void DBImpl::BudgetFlushTask() {
+  // The family whose mutable component is largest, if it holds data and can be switched
+  // without waiting (this runs on the high pool, where the flushes that would end such a wait
+  // run too).
+  ColumnFamilyData* target = nullptr;
+  {
+    MutexLock l(&mutex_);
+    size_t largest = 0;
+    if (!shutting_down_.load() && bg_error_.ok()) {
+      for (ColumnFamilyData* f : LiveFamilies()) {
+        const SuperVersion* sv = CurrentSuperVersion(f);
+        if (static_cast<int>(sv->imms.size()) + 1 >= f->options.max_write_buffer_number ||
+            !sv->mem->component->HoldsData()) {
+          continue;
+        }
+        const size_t bytes = sv->mem->component->ApproximateMemoryUsage();
+        if (bytes > largest) {
+          largest = bytes;
+          target = f;
+        }
+      }
+    }
+  }
+  bool switched = false;
+  if (target != nullptr) {
+    // An error is the DB's background error already, or the family's drop (InvalidArgument).
+    Status s =
+        SwitchMemoryComponent(target, nullptr, /*force=*/true, /*may_wait=*/false, &switched);
+    if (switched) DBStats::Add(&stats_.budget_flushes, 1);
+  }
+  budget_->FlushRequestDone(budget_client_.get(), switched);
 }
 
 void DBImpl::CompactionTask() {
@@ -459,7 +499,8 @@ size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
   // (Flush, Close) gets it at once, and a forced switch of the next one (the WAL limit)
   // makes the pair.
   const LoggedComponent& oldest = *imms.back();
-  const bool pairs = oldest.switched_full &&
+  // Under a memory budget nothing is held: the budget wants the bytes back.
+  const bool pairs = budget_ == nullptr && oldest.switched_full &&
                      oldest.write_buffer_size < cfd->options.write_buffer_size && most >= 2;
   if (pairs && ready == 1) return flush_waiters_ == 0 && !shutting_down_.load() ? 0 : 1;
   const size_t at_least = pairs ? 2 : 1;
@@ -471,8 +512,8 @@ size_t DBImpl::ComponentsToFlush(const ColumnFamilyData* cfd) const {
   // (the backlog may be over then; compactions stop once no level is over its target, so a
   // hold never outlives the backlog of a DB that stopped writing). A caller of WaitForFlushes
   // (Flush, Close) gets what is ready now.
-  const bool hold = compactions_running_ + manual_compactions_ > 0 && flush_waiters_ == 0 &&
-                    !shutting_down_.load();
+  const bool hold = budget_ == nullptr && compactions_running_ + manual_compactions_ > 0 &&
+                    flush_waiters_ == 0 && !shutting_down_.load();
   return hold ? 0 : ready;
 }
 
@@ -540,6 +581,7 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   // Dropped meanwhile: the new files are nobody's.
   if (cfd->dropped.load()) {
     DiscardOutputs(edit.new_files());
+    ReleaseCharges(batch);
     return Status::OK();
   }
   SuperVersion* sv = CurrentSuperVersion(cfd);
@@ -565,6 +607,9 @@ Status DBImpl::FlushOldestImmutable(ColumnFamilyData* cfd) {
   if (!s.ok()) return s;
   SLUICE_KILL_POINT("flush.installed");
   InstallSuperVersion(cfd, sv->mem, std::move(imms), cfd->versions->current);
+  // Their bytes leave the memory budget now, not when the last reader lets go of them: a write
+  // waiting for room must not wait on an iterator.
+  ReleaseCharges(batch);
   DropObsoleteWals();
   flushes_completed_++;
   DeleteObsoleteFiles();

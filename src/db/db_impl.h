@@ -25,6 +25,7 @@
 #define SLUICE_DB_DB_IMPL_H_
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@
 
 #include "db/column_family.h"
 #include "db/db_stats.h"
+#include "db/memory_budget.h"
 #include "db/merge_job.h"
 #include "db/replacement_keeper.h"
 #include "db/sequence_oracle.h"
@@ -220,6 +222,12 @@ class DBImpl final : public DB {
   Status WriteImpl(const WriteOptions& options, WriteBatch* batch,
                    std::span<ColumnFamilyData* const> families,
                    const SingleUpdate* single = nullptr);
+  // What one write has waited for already, across its retries: it is delayed (paced) once at
+  // most, and after a budget wait that saw no progress it no longer waits for the budget.
+  struct WriteWaits {
+    bool delayed = false;
+    bool past_budget = false;
+  };
   // A write that holds an Active slot, its sequence number and its WAL reservation, inside the
   // epoch section that pins the SuperVersion it reserved on.
   struct ReservedWrite {
@@ -243,11 +251,12 @@ class DBImpl final : public DB {
   // CompleteWrite (the section ends with w, or with w->section.Leave()). *retry true: the component
   // was full (switched) or sealed (the switch awaited); nothing is held, start over. An error:
   // nothing is held. First the stall policy (write_controller_): a stopped write waits
-  // (WaitForRoom) and asks for a retry; a delayed one sleeps its share of the paced rate, once
-  // (*delayed: whether this write was delayed already).
+  // (WaitForRoom) and asks for a retry; a delayed one sleeps its share of the paced rate, once.
+  // Then the memory budget: past its thresholds a flush is asked for, and at the cap (with
+  // stalls allowed) the write waits (WaitForBudget) and asks for a retry.
   // REQUIRES: w->families set.
   Status ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
-                          bool* retry, bool* delayed);
+                          bool* retry, WriteWaits* waits);
   // Claims a slot, reserves batch's record on wal and takes the sequence number (set in
   // the batch). w->key_tag: the key's tag if the caller knows it, else computed here. Busy if the
   // log is sealed (a switch is under way); nothing is held on error. REQUIRES: inside an epoch
@@ -261,6 +270,12 @@ class DBImpl final : public DB {
   // The stall policy's waits for a write of `bytes`: until the controller is no longer
   // stopped, or the write's share of the paced rate (once). Sets *delayed.
   Status WaitForRoom(uint64_t bytes, bool* delayed);
+  // The memory budget's wait (with stalls allowed): until it is below the cap, asking for
+  // flushes meanwhile. Sets *past_budget if it gave up because nothing was released for
+  // kBudgetWaitWithoutProgress. The background error, or IOError if the DB is closing.
+  Status WaitForBudget(bool* past_budget);
+  static constexpr std::chrono::microseconds kBudgetWaitSlice{10'000};
+  static constexpr uint64_t kBudgetWaitWithoutProgress = 1'000'000;  // micros
   // The stall policy's wait: waits on bg_cv_ while stalled() holds, counting the stall in
   // *stalls and *micros. OK once it ends; the background error if there is one; IOError if the
   // DB is closing, unless closing_ok.
@@ -272,7 +287,12 @@ class DBImpl final : public DB {
   // A memory component that fills up sizes the next for about this long of writes at the
   // same rate (SwitchMemoryComponent).
   static constexpr uint64_t kComponentFillMicros = 10'000'000;
-  Status SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force)
+  // Switches the family's mutable component out (full: only if that one is still current;
+  // force: if it holds anything, else only if IsFull). With too many immutable components it
+  // waits for a flush, or, unless may_wait, returns OK without switching. *switched (optional):
+  // whether it did.
+  Status SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force,
+                               bool may_wait = true, bool* switched = nullptr)
       EXCLUDES(mutex_, switch_mu_);
 
   // --- db_rmw.cc ---
@@ -354,6 +374,9 @@ class DBImpl final : public DB {
   bool LowPriorityWorkMayBeDue() const REQUIRES(mutex_);
   // The tasks (db_background.cc): one unit of work each.
   void FlushTask() EXCLUDES(mutex_);
+  // The memory budget asked this DB for a flush: switches out its largest mutable component
+  // (if one can be, without waiting), then tells the budget.
+  void BudgetFlushTask() EXCLUDES(mutex_);
   void CompactionTask() EXCLUDES(mutex_);
   void WakeCompactionTask() EXCLUDES(mutex_);  // queues a compaction task if there is room
   void TickTask() EXCLUDES(mutex_);            // WakeCompactionTask every kBackgroundRecheck
@@ -445,7 +468,11 @@ class DBImpl final : public DB {
   Env* const env_;
   std::shared_ptr<Logger> info_log_;
   std::unique_ptr<FileLock> db_lock_;
-  std::unique_ptr<Cache> block_cache_;
+  std::shared_ptr<Cache> block_cache_;  // DBOptions::block_cache, or one of block_cache_size
+  // The memory budget (options_.write_buffer_manager's), and this DB as its client; null
+  // without one. Registered by Open, unregistered by Close.
+  MemoryBudget* const budget_;
+  std::shared_ptr<MemoryBudget::Client> budget_client_;
   std::unique_ptr<TableCache> table_cache_;
   std::shared_ptr<FileRegistry> file_registry_;
   // Every use but NewFileNumber() requires mutex_ (see version_set.h).

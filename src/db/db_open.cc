@@ -27,6 +27,7 @@
 #include "db/db_impl.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
+#include "sluice/write_buffer_manager.h"
 #include "util/epoch.h"
 #include "util/logging.h"
 #include "wal/log_reader.h"
@@ -48,6 +49,9 @@ Status CheckRange(const char* name, uint64_t value, uint64_t lo, uint64_t hi) {
 Status DBImpl::SanitizeOptions(const Options& in, Options* out) {
   *out = in;
   if (out->env == nullptr) out->env = Env::Default();
+  if (out->write_buffer_manager == nullptr && out->db_write_buffer_size > 0) {
+    out->write_buffer_manager = std::make_shared<WriteBufferManager>(out->db_write_buffer_size);
+  }
   constexpr uint64_t kGiB = uint64_t{1} << 30;
   Status s;
   auto check = [&](const char* name, uint64_t v, uint64_t lo, uint64_t hi) {
@@ -137,12 +141,16 @@ DBImpl::DBImpl(const Options& sanitized_options, std::string dbname,
       options_(sanitized_options),
       env_(sanitized_options.env),
       info_log_(sanitized_options.info_log),
+      budget_(options_.write_buffer_manager != nullptr ? &options_.write_buffer_manager->budget()
+                                                       : nullptr),
       file_registry_(std::make_shared<FileRegistry>()),
       component_factory_(std::move(component_factory)),
       write_controller_(sanitized_options) {
-  if (options_.block_cache_size > 0)
-    block_cache_ =
-        NewLRUCache(options_.block_cache_size, BlockCacheShardBits(options_.block_cache_size));
+  if (options_.block_cache != nullptr) {
+    block_cache_ = options_.block_cache;
+  } else if (options_.block_cache_size > 0) {
+    block_cache_ = NewLRUCache(options_.block_cache_size);
+  }
   table_cache_ = std::make_unique<TableCache>(
       dbname_, env_, TableOptionsFor(options_, block_cache_.get()), options_.max_open_files);
   versions_ = std::make_unique<VersionSet>(dbname_, options_, file_registry_);
@@ -153,6 +161,13 @@ DBImpl::~DBImpl() { Close(); }
 
 Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families) {
   Status s;
+  if (budget_ != nullptr) {
+    // Its components charge the budget from the start; it is asked for flushes once open.
+    budget_client_ = std::make_shared<MemoryBudget::Client>();
+    budget_client_->request_flush = [this] {
+      tasks_->Schedule(TaskScheduler::Pool::kHigh, [this] { BudgetFlushTask(); });
+    };
+  }
   if (!env_->FileExists(dbname_)) {
     if (!options_.create_if_missing) {
       return Status::InvalidArgument(dbname_, "does not exist (create_if_missing is false)");
@@ -265,6 +280,7 @@ Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& families) {
   RemoveObsoleteFilesOnOpen();
   file_registry_->SetListener([this] { WakeForObsoleteFiles(); });
   StartBackgroundWork();
+  if (budget_client_ != nullptr) budget_->Register(budget_client_);
   opened_ = true;
   for (const std::string& name : missing) {
     ColumnFamilyHandle* handle = nullptr;
@@ -591,10 +607,21 @@ Status DBImpl::NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
   MemoryComponentContext context = ComponentContext();
   // relaxed: written only under switch_mu_ or before the family is published.
   context.write_buffer_size = cfd->next_write_buffer_size.load(std::memory_order_relaxed);
+  // Under a budget a component is at most a quarter of it: the structure a component lays out
+  // for its size (FloDB's tables) must leave the budget room for the data.
+  if (budget_ != nullptr && budget_->cap() > 0) {
+    context.write_buffer_size =
+        std::min(context.write_buffer_size, std::max<size_t>(budget_->cap() / 4, 64 << 10));
+  }
   Status s = cfd->component_factory->NewComponent(context, &rep);
   if (!s.ok()) return s;
   *result = std::make_shared<LoggedComponent>(std::move(rep), first_log, context.write_buffer_size,
                                               env_->NowMicros());
+  if (budget_ != nullptr) {
+    (*result)->charge =
+        std::make_unique<MemoryCharge>(options_.write_buffer_manager, budget_client_,
+                                       (*result)->component->ApproximateMemoryUsage());
+  }
   return Status::OK();
 }
 
@@ -659,6 +686,8 @@ Status DBImpl::Close() {
       if (!s.ok() && result.ok()) result = s;
     }
   }
+  // No flush is asked of this DB from now on (one asked already is dropped with its task).
+  if (budget_client_ != nullptr) budget_->Unregister(budget_client_);
   StopBackgroundWork();
   std::vector<SuperVersion*> svs;
   {

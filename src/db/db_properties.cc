@@ -206,6 +206,18 @@ nlohmann::ordered_json DBImpl::StatsJson(ColumnFamilyData* cfd) {
       {"immutable_components", sv->imms.size()},
       {"immutable_bytes", immutable_bytes},
   };
+  if (budget_ != nullptr) {
+    // The budget's figures are of every DB that shares it; the flushes and stalls, this DB's.
+    j["memory"]["budget"] = {
+        {"cap_bytes", budget_->cap()},
+        {"used_bytes", budget_->usage()},
+        {"mutable_bytes", budget_->mutable_usage()},
+        {"allow_stall", budget_->allow_stall()},
+        {"flushes", DBStats::Get(stats_.budget_flushes)},
+        {"stalls", DBStats::Get(stats_.budget_stalls)},
+        {"stall_seconds", Seconds(DBStats::Get(stats_.budget_stall_micros))},
+    };
+  }
 
   const uint64_t user = DBStats::Get(stats_.user_bytes_written);
   const uint64_t flushed = DBStats::Get(stats_.flush_bytes);
@@ -271,6 +283,14 @@ std::string DBImpl::StatsString(ColumnFamilyData* cfd) {
   r += fmt::format("Memory: mutable {} ({} entries, {}), immutable {}\n",
                    bytes(mem["mutable_bytes"]), u64(mem["mutable_entries"]),
                    mem["component"].get<std::string>(), u64(mem["immutable_components"]));
+  if (mem.contains("budget")) {
+    const auto& b = mem["budget"];
+    r += fmt::format(
+        "Memory budget (shared): {} of {} used ({} mutable); this DB: {} flushes for it, {} "
+        "writes stalled ({:.3f} s)\n",
+        bytes(b["used_bytes"]), bytes(b["cap_bytes"]), bytes(b["mutable_bytes"]), u64(b["flushes"]),
+        u64(b["stalls"]), b["stall_seconds"].get<double>());
+  }
   const auto& w = j["writes"];
   r += fmt::format("Writes: {} batches, {} keys, {} user data, {} WAL\n", u64(w["batches"]),
                    u64(w["keys"]), bytes(w["user_bytes"]), bytes(w["wal_bytes"]));

@@ -68,7 +68,7 @@ Status DBImpl::Modify(const WriteOptions& options, ColumnFamilyHandle* family, c
                                                key.size(), options_.max_key_size));
   }
   const uint64_t key_tag = SequenceOracle::KeyTag(key);
-  bool delayed = false;
+  WriteWaits waits;
   std::string current;
   std::string& value = *final_value;
   for (;;) {
@@ -132,7 +132,7 @@ Status DBImpl::Modify(const WriteOptions& options, ColumnFamilyHandle* family, c
     w.key_tag = key_tag;
     w.families = std::span<ColumnFamilyData* const>(&cfd, 1);
     bool retry = false;
-    s = ReserveOnCurrent(options, &batch, &w, &retry, &delayed);
+    s = ReserveOnCurrent(options, &batch, &w, &retry, &waits);
     if (!s.ok()) return s;
     if (retry) continue;
     // Steps 4 and 5: fence, then validate.

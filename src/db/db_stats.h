@@ -43,6 +43,9 @@ struct DBStats {
   std::atomic<uint64_t> stop_micros{0};
   std::atomic<uint64_t> memtable_waits{0};
   std::atomic<uint64_t> memtable_wait_micros{0};
+  std::atomic<uint64_t> budget_stalls{0};  // writes that waited for the memory budget
+  std::atomic<uint64_t> budget_stall_micros{0};
+  std::atomic<uint64_t> budget_flushes{0};  // components switched out for the memory budget
   std::atomic<uint64_t> idle_compactions{0};  // L0 -> L1 compactions started because writes stopped
   std::atomic<uint64_t> scan_compactions{0};  // L0 -> L1 compactions started because scans paid
   std::atomic<uint64_t> split_compactions{0};  // compactions merged as more than one key range

@@ -215,11 +215,45 @@ Status DBImpl::WaitForRoom(uint64_t bytes, bool* delayed) {
   return Status::OK();
 }
 
+Status DBImpl::WaitForBudget(bool* past_budget) {
+  const uint64_t start = env_->NowMicros();
+  uint64_t seen = budget_->releases();
+  uint64_t last_progress = start;
+  Status s;
+  while (budget_->ShouldStall()) {
+    s = BackgroundError();
+    if (!s.ok()) break;
+    if (shutting_down_.load()) {
+      s = Status::IOError(
+          fmt::format("{}: closing while a write waited for the memory budget", dbname_));
+      break;
+    }
+    budget_->MaybeRequestFlush();
+    budget_->WaitForRelease(seen, kBudgetWaitSlice);
+    const uint64_t now = env_->NowMicros();
+    const uint64_t releases = budget_->releases();
+    if (releases != seen) {
+      seen = releases;
+      last_progress = now;
+    } else if (now - last_progress >= kBudgetWaitWithoutProgress) {
+      // Nothing was flushed or freed anywhere for that long (a DB's flushes fail, or every
+      // byte is pinned): the write goes ahead rather than wait for good.
+      *past_budget = true;
+      break;
+    }
+  }
+  const uint64_t waited = env_->NowMicros() - start;
+  budget_->RecordStall(waited);
+  DBStats::Add(&stats_.budget_stalls, 1);
+  DBStats::Add(&stats_.budget_stall_micros, waited);
+  return s;
+}
+
 Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
                          std::span<ColumnFamilyData* const> families, const SingleUpdate* single) {
   assert(!families.empty());
   const uint32_t count = WriteBatchInternal::Count(batch);
-  bool delayed = false;
+  WriteWaits waits;
   for (;;) {
     Status s = BackgroundError();
     if (!s.ok()) return s;
@@ -228,7 +262,7 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* batch,
     w.single = single;
     w.families = families;
     bool retry = false;
-    s = ReserveOnCurrent(options, batch, &w, &retry, &delayed);
+    s = ReserveOnCurrent(options, batch, &w, &retry, &waits);
     if (!s.ok()) return s;
     if (retry) continue;
     s = CompleteWrite(options, batch, &w);
@@ -249,13 +283,14 @@ bool DBImpl::IsFull(const LoggedComponent& logged) const {
   // A component that holds nothing is never switched out, even if its empty structure alone
   // reaches the budget: a fresh one would be no emptier, and the writers would switch forever.
   const MemoryComponent& component = *logged.component;
-  return (component.ApproximateMemoryUsage() >= logged.write_buffer_size ||
-          component.WantsEarlySwitch()) &&
+  const size_t usage = component.ApproximateMemoryUsage();
+  if (logged.charge != nullptr) logged.charge->Update(usage);
+  return (usage >= logged.write_buffer_size || component.WantsEarlySwitch()) &&
          component.HoldsData();
 }
 
 Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, ReservedWrite* w,
-                                bool* retry, bool* delayed) {
+                                bool* retry, WriteWaits* waits) {
   assert(!w->section.inside() && w->slot < 0);
   *retry = false;
   // One epoch section (one full fence) per write: the stall policy is consulted in the
@@ -268,9 +303,9 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
   SuperVersion* sv = cfd->super_version.load(std::memory_order_acquire);
   const WriteController::State stall = write_controller_.state();
   if (stall == WriteController::State::kStopped ||
-      (stall == WriteController::State::kDelayed && !*delayed)) {
+      (stall == WriteController::State::kDelayed && !waits->delayed)) {
     section.Leave();
-    Status s = WaitForRoom(WriteBatchInternal::ByteSize(batch), delayed);
+    Status s = WaitForRoom(WriteBatchInternal::ByteSize(batch), &waits->delayed);
     *retry = s.ok();
     return s;
   }
@@ -286,6 +321,17 @@ Status DBImpl::ReserveOnCurrent(const WriteOptions& options, WriteBatch* batch, 
       const LoggedComponent* full = fsv->mem.get();
       section.Leave();
       Status s = SwitchMemoryComponent(f, full, /*force=*/false);
+      *retry = s.ok();
+      return s;
+    }
+  }
+  // The memory budget shared with other DBs: ask for a flush past its thresholds (it picks
+  // the largest mutable component of them all), and wait while the cap is reached.
+  if (budget_ != nullptr) {
+    if (budget_->ShouldFlush()) budget_->MaybeRequestFlush();
+    if (!waits->past_budget && budget_->ShouldStall()) {
+      section.Leave();
+      Status s = WaitForBudget(&waits->past_budget);
       *retry = s.ok();
       return s;
     }
@@ -477,8 +523,9 @@ Status DBImpl::SyncWAL() {
   return s;
 }
 
-Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full,
-                                     bool force) {
+Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponent* full, bool force,
+                                     bool may_wait, bool* switched) {
+  if (switched != nullptr) *switched = false;
   MutexLock switch_lock(&switch_mu_);
   std::shared_ptr<LoggedComponent> old;
   std::shared_ptr<WalFile> old_wal;  // switch_mu_ keeps it current until the install below
@@ -497,6 +544,7 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
       return static_cast<int>(CurrentSuperVersion(cfd)->imms.size()) + 1 >=
              cfd->options.max_write_buffer_number;
     };
+    if (too_many() && !may_wait) return Status::OK();
     if (too_many()) {
       Status s = WaitWhileStalled(too_many, &stats_.memtable_waits, &stats_.memtable_wait_micros,
                                   /*closing_ok=*/force);
@@ -550,8 +598,10 @@ Status DBImpl::SwitchMemoryComponent(ColumnFamilyData* cfd, const LoggedComponen
   std::vector<std::shared_ptr<WalFile>> older = CurrentWalSet()->older;
   older.push_back(std::move(old_wal));
   InstallWalSet(std::move(fresh_wal), std::move(older));
+  if (old->charge != nullptr) old->charge->MarkImmutable();
   MaybeScheduleWork();  // the flush of the old component
   bg_cv_.SignalAll();
+  if (switched != nullptr) *switched = true;
   return Status::OK();
 }
 

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "db/memory_budget.h"
 #include "memory/memory_component.h"
 #include "version/version.h"
 
@@ -46,6 +47,9 @@ struct LoggedComponent {
   bool switched_full = false;
   // Set by a write with disable_wal: the component holds data no WAL has.
   std::atomic<bool> has_unlogged_writes{false};
+  // Its bytes in the DB's memory budget (DBOptions::write_buffer_manager); null without one.
+  // Set before the component is published; released when its flush is installed.
+  std::unique_ptr<MemoryCharge> charge;
 };
 
 struct SuperVersion {

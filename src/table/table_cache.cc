@@ -46,7 +46,7 @@ TableCache::TableCache(std::string dbname, Env* env, const TableOptions& table_o
       table_options_(table_options),
       recent_slots_(RecentSlotsFor(entries)),
       recent_(std::make_unique<std::atomic<CachedTable*>[]>(recent_slots_)),
-      cache_(NewLRUCache(static_cast<size_t>(entries > 0 ? entries : 1))) {}
+      cache_(NewLRUCache(static_cast<size_t>(entries > 0 ? entries : 1), /*num_shard_bits=*/4)) {}
 
 TableCache::~TableCache() {
   // Every reader leaves through the epoch reclaimer: close them all before the Env (and the

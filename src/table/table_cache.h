@@ -90,7 +90,7 @@ class TableCache {
   const TableOptions table_options_;
   const size_t recent_slots_;  // a power of two
   const std::unique_ptr<std::atomic<CachedTable*>[]> recent_;
-  std::unique_ptr<Cache> cache_;
+  std::shared_ptr<Cache> cache_;
 };
 
 }  // namespace sluice

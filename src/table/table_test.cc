@@ -78,7 +78,7 @@ class TableRoundTrip : public ::testing::TestWithParam<std::tuple<CompressionTyp
     cache_.reset();
   }
 
-  std::unique_ptr<Cache> cache_;
+  std::shared_ptr<Cache> cache_;
   TableOptions options_;
   KVs entries_;
   std::string contents_;

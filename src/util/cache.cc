@@ -353,10 +353,10 @@ int BlockCacheShardBits(size_t capacity) {
   return bits;
 }
 
-std::unique_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits) {
-  if (num_shard_bits < 0) num_shard_bits = 4;
+std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits) {
+  if (num_shard_bits < 0) num_shard_bits = BlockCacheShardBits(capacity);
   if (num_shard_bits > 16) num_shard_bits = 16;
-  return std::make_unique<ShardedLRUCache>(capacity, num_shard_bits);
+  return std::make_shared<ShardedLRUCache>(capacity, num_shard_bits);
 }
 
 }  // namespace sluice

@@ -69,7 +69,7 @@ class CacheTest : public ::testing::Test {
     return false;
   }
 
-  std::unique_ptr<Cache> cache_ = NewLRUCache(100, 0);  // one shard: exact LRU order
+  std::shared_ptr<Cache> cache_ = NewLRUCache(100, 0);  // one shard: exact LRU order
   std::vector<std::pair<int, int>> deleted_;
 };
 
@@ -225,7 +225,7 @@ TEST_F(CacheTest, DestroyingCacheDeletesEveryRemainingValue) {
 }
 
 TEST_F(CacheTest, ShardedCacheKeepsEverythingThatFits) {
-  cache_ = NewLRUCache(1 << 20);  // 16 shards
+  cache_ = NewLRUCache(1 << 20, 4);  // 16 shards
   for (int i = 0; i < 1000; i++) Insert(i, i + 1);
   for (int i = 0; i < 1000; i++) ASSERT_EQ(i + 1, Lookup(i)) << i;
   EXPECT_EQ(1000u, cache_->TotalCharge());
@@ -298,7 +298,7 @@ void DeleteTagged(const Slice&, void* value) {
 TEST(CacheConcurrency, ManyThreadsInsertLookupEraseAndRelease) {
   live_tagged.store(0);
   {
-    std::unique_ptr<Cache> cache = NewLRUCache(500, 2);
+    std::shared_ptr<Cache> cache = NewLRUCache(500, 2);
     constexpr int kThreads = 8;
     constexpr int kOps = 20000;
     std::atomic<bool> wrong{false};

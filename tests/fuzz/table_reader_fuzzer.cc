@@ -171,7 +171,7 @@ PassResult TablePass(const Table& table, const ReadOptions& ro, const char* what
 }
 
 void FuzzTable(const std::string& contents) {
-  std::unique_ptr<Cache> cache = NewLRUCache(256 << 10, 0);
+  std::shared_ptr<Cache> cache = NewLRUCache(256 << 10, 0);
 
   // Pass A: no cache, no checksums on data blocks.
   TableOptions unverified;

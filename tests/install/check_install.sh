@@ -38,11 +38,12 @@ foreign=$(grep -Ev '^(sluice_|sluice::|typeinfo for sluice::|typeinfo name for s
   grep -Ev '^(_init|_fini|SLUICE_[A-Z0-9_]*)$' || true)
 [ -z "$foreign" ] || fail "libsluice.so exports symbols outside the API: $(head -5 <<<"$foreign")"
 for wanted in 'sluice::DB::Open(' 'sluice_open' 'sluice::WriteBatch::Put(' 'sluice::Env::Default()' \
-  'typeinfo for sluice::Iterator'; do
+  'typeinfo for sluice::Iterator' 'sluice::NewLRUCache(' 'sluice::WriteBufferManager::WriteBufferManager(' \
+  'sluice_write_buffer_manager_create' 'sluice_cache_create_lru'; do
   grep -qF "$wanted" <<<"$exports" || fail "libsluice.so does not export $wanted"
 done
 for internal in 'sluice::DBImpl' 'sluice::SequenceOracle' 'sluice::FloDBComponent' \
-  'sluice::WriteBatchInternal' 'fmt::'; do
+  'sluice::WriteBatchInternal' 'sluice::MemoryBudget' 'sluice::MemoryCharge' 'fmt::'; do
   if grep -qF "$internal" <<<"$exports"; then fail "libsluice.so exports internal $internal"; fi
 done
 

@@ -56,7 +56,7 @@ class SluicePersistJob final : public KVPersistJob {
   const std::unique_ptr<sluice::MemoryComponentFactory> factory_;
   const std::string dir_;
   sluice::Env* const env_;
-  std::unique_ptr<sluice::Cache> block_cache_;
+  std::shared_ptr<sluice::Cache> block_cache_;
   std::unique_ptr<sluice::TableCache> table_cache_;
   std::unique_ptr<sluice::MemoryComponent> component_;
   uint64_t sequence_ = 0;
