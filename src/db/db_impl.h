@@ -18,8 +18,9 @@
 // fills; a switch of any family's component starts a new WAL file.
 //
 // Implementation files: db_open.cc (open, recovery, close), db_write.cc (write path, switch,
-// stalls), db_read.cc (get, iterators, snapshots, properties), db_background.cc (flush,
-// compaction, obsolete files), db_families.cc (column families: open, create, drop, lookup).
+// stalls), db_read.cc (get, iterators, snapshots, properties), db_background.cc (scheduling,
+// compaction, obsolete files), db_flush.cc (flush), db_families.cc (column families: open,
+// create, drop, lookup).
 
 #ifndef SLUICE_DB_DB_IMPL_H_
 #define SLUICE_DB_DB_IMPL_H_
@@ -362,7 +363,7 @@ class DBImpl final : public DB {
   // Bytes of the memory components of one family, or of every family (nullptr).
   uint64_t MemoryUsage(ColumnFamilyData* cfd);
 
-  // --- db_background.cc ---
+  // --- db_background.cc (the flush members: db_flush.cc) ---
   // Grows the low pool to this DB's share, queues the tick and any work recovery left.
   void StartBackgroundWork() EXCLUDES(mutex_);
   // Sets shutting_down_, drops this DB's queued tasks, waits for its running ones.
@@ -372,7 +373,7 @@ class DBImpl final : public DB {
   void MaybeScheduleWork() REQUIRES(mutex_);
   // Cheap signs of low-priority work: a family's compaction score, obsolete files, a WAL holder.
   bool LowPriorityWorkMayBeDue() const REQUIRES(mutex_);
-  // The tasks (db_background.cc): one unit of work each.
+  // The tasks: one unit of work each.
   void FlushTask() EXCLUDES(mutex_);
   // The memory budget asked this DB for a flush: switches out its largest mutable component
   // (if one can be, without waiting), then tells the budget.

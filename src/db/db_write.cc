@@ -6,7 +6,7 @@
 // Two orderings carry the write path's guarantees. The sequence number is taken inside the log
 // reservation (ReserveWrite), so log order is sequence order (a write that skips the WAL takes
 // it without the log's lock, and checks the seal afterwards: see ReserveWrite). And the flush
-// of a switched component starts only after an epoch grace period (db_background.cc), so a
+// of a switched component starts only after an epoch grace period (db_flush.cc), so a
 // writer that reserved on the sealed log has inserted before the flush reads the component:
 // that is why a write holds one epoch section from its reservation to its insertion
 // (ReservedWrite::section).
