@@ -1,4 +1,4 @@
-// tests/db_interleaving_test.cc — six known races, each forced through sync points
+// tests/db_interleaving_test.cc — seven known races, each forced through sync points
 // (util/sync_point.h) into its one bad interleaving, checking that the engine's fix handles it.
 // Stress tests meet these interleavings by chance; here each happens on every run.
 //
@@ -488,6 +488,44 @@ TEST_F(DBInterleavingTest, WriteFinishingInAnOlderComponentIsCoveredByTheScan) {
   EXPECT_EQ("w", Get("x1"));
   EXPECT_EQ("w", Get("x2"));
   EXPECT_EQ("after", Get("z"));
+}
+
+// (g) Counting a FloDB component's entries while a drain batch is in flight
+// (FloDBComponent::NumEntries). The drain thread is held after linking its batch into the
+// sorted level and before removing it from the Membuffer, so both levels count the batch's
+// entries; the count is read then, after the writes stopped. The fix is NumEntries' wait for a
+// gap between batches whenever no write arrives meanwhile; the batch goes on after 200 ms, ten
+// times the early give-up, as a slow drain on a loaded machine or under a sanitizer would.
+// Revert experiment: with the `stats_->Writes() != writes_at_start` test removed (the wait
+// ends after 20 ms, as before) this test fails: NumEntries returns 300 plus the held batch.
+TEST(FloDBInterleavingTest, EntriesCountedExactlyWhileASlowDrainBatchIsInFlight) {
+  SKIP_WITHOUT_SYNC_POINTS();
+  SyncPointScope sync;
+  Events ev;
+  std::atomic<size_t> held_entries{0};
+  thread_local bool t_test_thread = false;
+  t_test_thread = true;  // its own drain chunks (a writer helping) are not held
+  sync->SetCallBack("FloDBComponent::MoveToSortedLevel:Linked", [&](void* arg) {
+    const auto* entries = static_cast<const std::vector<MembufferEntry*>*>(arg);
+    if (t_test_thread || entries->empty() || ev.IsSet("batch held")) return;
+    held_entries.store(entries->size());
+    ev.Set("batch held");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  });
+  sync->EnableProcessing();
+
+  FloDBSetup setup;
+  {
+    FloDBComponent c(setup.options, setup.context);
+    constexpr int kKeys = 300;  // drained once the writes stop (FloDBComponent::DrainStep)
+    for (int i = 0; i < kKeys; i++) {
+      c.Add(static_cast<SequenceNumber>(i + 1), kTypeValue, Key(i), "v", /*keep_older=*/false);
+      setup.last.store(static_cast<SequenceNumber>(i + 1));
+    }
+    ASSERT_EQ("batch held", ev.WaitForAny({"batch held"})) << "the drain thread took no batch";
+    EXPECT_EQ(static_cast<uint64_t>(kKeys), c.NumEntries())
+        << "the held batch had " << held_entries.load() << " entries";
+  }  // the component stops its drain thread
 }
 
 }  // namespace

@@ -122,15 +122,19 @@ uint64_t DBImpl::EstimateNumKeys(ColumnFamilyData* cfd) {
   // compaction with no writes since; overwritten keys not yet compacted are counted once per
   // version, so the figure runs high under updates.
   std::shared_ptr<const Version> v;
-  int64_t n = 0;
+  std::vector<std::shared_ptr<LoggedComponent>> components;
   {
-    // The version is immutable and kept alive by v: only taking it needs the mutex.
+    // The version and the components are kept alive by these references and are one
+    // consistent state: only taking them needs the mutex (counting a component may wait for a
+    // FloDB drain's batch, MemoryComponent::NumEntries, and must not hold it).
     MutexLock l(&mutex_);
     SuperVersion* sv = CurrentSuperVersion(cfd);
     v = sv->version;
-    n = static_cast<int64_t>(sv->mem->component->NumEntries());
-    for (const auto& imm : sv->imms) n += static_cast<int64_t>(imm->component->NumEntries());
+    components = sv->imms;
+    components.push_back(sv->mem);
   }
+  int64_t n = 0;
+  for (const auto& c : components) n += static_cast<int64_t>(c->component->NumEntries());
   for (int level = 0; level < v->num_levels(); level++) {
     for (const auto& f : v->files(level)) {
       n += static_cast<int64_t>(f->num_entries) - 2 * static_cast<int64_t>(f->num_deletions);

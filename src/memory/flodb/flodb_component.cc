@@ -272,6 +272,7 @@ size_t FloDBComponent::MoveToSortedLevel(std::vector<MembufferEntry*>* entries) 
       if (!memtable_.Link(r)) dropped.push_back(r);
     }
   }
+  TEST_SYNC_POINT_CALLBACK("FloDBComponent::MoveToSortedLevel:Linked", entries);
   // The buckets (and the entries, whose keys lead to them) were last read long enough ago to
   // be out of the cache for a large batch: fetch a few ahead, the entries twice as far.
   for (size_t i = 0; i < entries->size(); i++) {
@@ -510,11 +511,14 @@ bool FloDBComponent::HasEntries() const { return LevelCountSum() > 0; }
 
 uint64_t FloDBComponent::NumEntries() const {
   // The sum is exact when no move ran during the reads: a sequence lock over
-  // moves_started_/moves_finished_. While a move is in flight, wait for it (the drain thread
-  // keeps moving batches until the Membuffer is empty, so once writers stop there is soon a
-  // gap); with writers still running, give up after about 20 ms and return the sum, which may
-  // count the entries of one batch twice.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+  // moves_started_/moves_finished_. While a move is in flight, wait for a gap between moves.
+  // Once writers have stopped the drain empties the Membuffer in a finite number of batches,
+  // so there is one, however slowly the drain runs (a sanitizer, a loaded machine): the wait
+  // gives up early (after about 20 ms) only if writes arrived meanwhile, when the figure is
+  // approximate anyway, and then returns the sum, which may count one batch's entries twice.
+  // A last bound of a second keeps a stalled drain thread from holding the caller.
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t writes_at_start = stats_->Writes();
   uint64_t sum = 0;
   for (uint64_t attempt = 0;; attempt++) {
     // acquire: every move counted as finished has its counts visible below.
@@ -527,8 +531,14 @@ uint64_t FloDBComponent::NumEntries() const {
     if (started == finished && moves_started_.load(std::memory_order_relaxed) == started) {
       return sum;
     }
-    if (attempt % 16 == 15 && std::chrono::steady_clock::now() > deadline) return sum;
-    CpuRelax();
+    if (attempt % 16 != 15) {
+      CpuRelax();
+      continue;
+    }
+    std::this_thread::yield();  // the drainer may need this core
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited > std::chrono::seconds(1)) return sum;
+    if (waited > std::chrono::milliseconds(20) && stats_->Writes() != writes_at_start) return sum;
   }
 }
 

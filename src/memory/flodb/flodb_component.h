@@ -99,8 +99,8 @@ class FloDBComponent final : public MemoryComponent {
   bool Get(const Slice& key, SequenceNumber read_seq, MemoryLookup* result) override;
   std::unique_ptr<InternalIterator> NewIterator() override;
   size_t ApproximateMemoryUsage() const override;
-  // Exact once writers have stopped: waits (up to about 20 ms) for a drain batch in flight,
-  // whose entries both levels count, to finish.
+  // Exact once writers have stopped: waits for a gap between drain batches (a batch in flight
+  // is counted by both levels); with writes arriving, for about 20 ms at most.
   uint64_t NumEntries() const override;
   bool HasEntries() const override;
   void MarkImmutable() override;
