@@ -48,9 +48,12 @@ nlohmann::json Stats(DB* db) {
 }
 
 // Ten DBs of default options but the budget, written at once by a thread each, while another
-// samples the bytes of all their memory components (what the DBs report, not the budget's own
-// count): the peak stays under the cap. The charges run behind by less than a step per
-// mutable component, hence the slack: one step per DB.
+// samples the budget's count of all their memory components: the peak stays under the cap (the
+// soft limit keeps each mutable component's headroom free). That count follows what the DBs
+// report: once the writers are done the two differ by less than a step per mutable component
+// (a charge runs behind its component by less than a step). (Summing the DBs' own figures
+// while they write is no peak: a pass over ten DBs can count bytes one DB has released and
+// another has taken since.)
 TEST(DBMemoryBudgetTest, TenDatabasesFilledAtOnceStayUnderTheCap) {
   TempDir dir;
   constexpr int kDatabases = 10;
@@ -66,15 +69,11 @@ TEST(DBMemoryBudgetTest, TenDatabasesFilledAtOnceStayUnderTheCap) {
     ASSERT_NE(dbs.back(), nullptr);
   }
   std::atomic<bool> done{false};
-  uint64_t peak = 0;
   uint64_t peak_charged = 0;
   std::thread sampler([&] {
     while (!done.load()) {
-      uint64_t total = 0;
-      for (auto& db : dbs) total += MemoryUsage(db.get());
-      peak = std::max(peak, total);
       peak_charged = std::max<uint64_t>(peak_charged, manager->memory_usage());
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
   });
   std::vector<std::thread> writers;
@@ -89,10 +88,14 @@ TEST(DBMemoryBudgetTest, TenDatabasesFilledAtOnceStayUnderTheCap) {
   done.store(true);
   sampler.join();
 
-  const size_t slack = kDatabases * manager->budget().step();
-  EXPECT_LE(peak, kCap + slack) << "peak " << peak << " cap " << kCap;
-  EXPECT_LE(peak_charged, kCap + slack);
-  EXPECT_GT(peak, kCap / 2);  // the budget was used, not just never reached
+  EXPECT_LE(peak_charged, kCap) << "soft limit at the end " << manager->budget().soft_limit();
+  EXPECT_GT(peak_charged, kCap / 2);  // the budget was used, not just never reached
+  for (auto& db : dbs) ASSERT_TRUE(db->Flush().ok());  // (flushes settle, nothing is written)
+  uint64_t reported = 0;
+  for (auto& db : dbs) reported += MemoryUsage(db.get());
+  const uint64_t charged = manager->memory_usage();
+  EXPECT_LE(charged, reported);
+  EXPECT_LT(reported, charged + kDatabases * manager->budget().step());
   uint64_t budget_flushes = 0;
   for (auto& db : dbs) {
     budget_flushes += Stats(db.get())["memory"]["budget"]["flushes"].get<uint64_t>();
@@ -113,7 +116,8 @@ TEST(DBMemoryBudgetTest, TenDatabasesFilledAtOnceStayUnderTheCap) {
 
 // A holds most of the budget in four families and has stopped writing; B's writes pass the
 // budget's flush threshold, and the budget flushes one of A's components, not B's: A's have
-// taken the most writes. (Under a 4 MiB budget a component is at most 1 MiB.)
+// taken the most writes. (Under a 4 MiB budget shared by five components each is at most
+// 1 MiB, and the soft limit, the cap less their headroom, is about 2.5 MiB.)
 TEST(DBMemoryBudgetTest, TheFullestComponentsAreFlushedEvenInAnIdleDatabase) {
   TempDir dir;
   auto manager = std::make_shared<WriteBufferManager>(4 * kMiB);
@@ -141,12 +145,13 @@ TEST(DBMemoryBudgetTest, TheFullestComponentsAreFlushedEvenInAnIdleDatabase) {
   };
   int i = 0;
   for (ColumnFamilyHandle* h : families) {
-    while (MemoryUsage(a.get(), h) < 800 * kKiB) {
+    while (MemoryUsage(a.get(), h) < 500 * kKiB) {
       ASSERT_TRUE(a->Put(WriteOptions(), h, Key(i), Value(i)).ok());
       i++;
     }
   }
-  ASSERT_EQ(a_files(), 0u);  // nothing flushed yet: 3.2 MiB, under 7/8 of the cap
+  ASSERT_EQ(a_files(), 0u);  // nothing flushed yet: 2 MiB, under the soft limit
+  ASSERT_LT(manager->memory_usage(), manager->budget().soft_limit());
   for (int j = 0; j < 20000 && a_files() == 0; j++) {
     ASSERT_TRUE(b->Put(WriteOptions(), Key(j), Value(j)).ok());
   }

@@ -4,11 +4,15 @@
 // Give the same manager to every DB that should share the budget (DBOptions::
 // write_buffer_manager). Each memory component charges its bytes to it as it grows, from the
 // moment it is created until its flush is installed. When the mutable components' bytes pass
-// 7/8 of the cap, or all bytes reach the cap while the mutable ones hold at least half of it,
-// the mutable component that has taken the most writes among all the DBs is switched out and
-// flushed (one such flush asked for at a time). Under a budget a memory component is at most
-// a quarter of the cap (or its family's write_buffer_size, if smaller). With allow_stall, a
-// write that finds the cap reached waits until flushes bring the bytes below it; it waits at
+// the soft limit (7/8 of the cap, or the cap less what the mutable components can still add
+// before a write sees it in the count, if that is lower; at least half the cap), or all bytes
+// reach the cap while the mutable ones hold at least half of it, the mutable component that
+// has taken the most writes among all the DBs is switched out and flushed (one such flush
+// asked for at a time). Under a budget a new memory component is sized for its share: the cap
+// over the number of mutable components, at most a quarter of it (or its family's
+// write_buffer_size, if smaller). With allow_stall, a write that finds the soft limit reached
+// waits until flushes bring the bytes below it, so the bytes stay under the cap (one writer per
+// component at a time; each further concurrent writer may add an arena block); it waits at
 // most a second without any flush finishing, so a DB whose flushes fail cannot stop the
 // others for good, and not at all when nothing could be flushed (every byte is in empty
 // components).

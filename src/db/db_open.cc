@@ -27,6 +27,7 @@
 #include "db/db_impl.h"
 #include "db/merge_job.h"
 #include "db/write_batch_internal.h"
+#include "memory/skiplist_rep.h"  // ArenaBlockSizeFor
 #include "sluice/write_buffer_manager.h"
 #include "util/epoch.h"
 #include "util/logging.h"
@@ -607,20 +608,23 @@ Status DBImpl::NewLoggedComponent(ColumnFamilyData* cfd, uint64_t first_log,
   MemoryComponentContext context = ComponentContext();
   // relaxed: written only under switch_mu_ or before the family is published.
   context.write_buffer_size = cfd->next_write_buffer_size.load(std::memory_order_relaxed);
-  // Under a budget a component is at most a quarter of it: the structure a component lays out
-  // for its size (FloDB's tables) must leave the budget room for the data.
+  // Under a budget a component is sized for its share of it: the structure a component lays
+  // out for its size (FloDB's tables) must leave the budget room for the data.
   if (budget_ != nullptr && budget_->cap() > 0) {
-    context.write_buffer_size =
-        std::min(context.write_buffer_size, std::max<size_t>(budget_->cap() / 4, 64 << 10));
+    context.write_buffer_size = budget_->ComponentSize(context.write_buffer_size);
   }
   Status s = cfd->component_factory->NewComponent(context, &rep);
   if (!s.ok()) return s;
   *result = std::make_shared<LoggedComponent>(std::move(rep), first_log, context.write_buffer_size,
                                               env_->NowMicros());
   if (budget_ != nullptr) {
-    (*result)->charge =
-        std::make_unique<MemoryCharge>(options_.write_buffer_manager, budget_client_,
-                                       (*result)->component->ApproximateMemoryUsage());
+    // Its headroom: the charge's lag, a block in each of the (at most two) arenas one write
+    // can start, and the structure of the component that replaces it (about its own).
+    const size_t empty = (*result)->component->ApproximateMemoryUsage();
+    const size_t headroom =
+        budget_->step() + 2 * ArenaBlockSizeFor(context.write_buffer_size) + empty;
+    (*result)->charge = std::make_unique<MemoryCharge>(options_.write_buffer_manager,
+                                                       budget_client_, empty, headroom);
   }
   return Status::OK();
 }

@@ -38,7 +38,7 @@ size_t StepFor(size_t cap) {
 }  // namespace
 
 MemoryBudget::MemoryBudget(size_t cap, bool allow_stall)
-    : cap_(cap), allow_stall_(allow_stall), step_(StepFor(cap)), stall_at_(cap - cap / 8) {}
+    : cap_(cap), allow_stall_(allow_stall), step_(StepFor(cap)) {}
 
 void MemoryBudget::Register(std::shared_ptr<Client> client) {
   MutexLock l(&mu_);
@@ -113,6 +113,12 @@ void MemoryBudget::Add(Client* client, size_t total_delta, size_t mutable_delta,
   if (filled_delta != 0) client->filled_bytes.fetch_add(filled_delta, std::memory_order_relaxed);
 }
 
+void MemoryBudget::AddMutable(size_t headroom, int sign) {
+  // Unsigned wrap-around for the decrease, as in Add.
+  headroom_.fetch_add(sign > 0 ? headroom : 0 - headroom, std::memory_order_relaxed);
+  mutable_charges_.fetch_add(sign > 0 ? 1 : static_cast<size_t>(0) - 1, std::memory_order_relaxed);
+}
+
 void MemoryBudget::NoteRelease() {
   {
     // Under stall_mu_ so that a waiter between its check and its wait cannot miss it.
@@ -123,14 +129,17 @@ void MemoryBudget::NoteRelease() {
 }
 
 MemoryCharge::MemoryCharge(std::shared_ptr<WriteBufferManager> manager,
-                           std::shared_ptr<MemoryBudget::Client> client, size_t empty_usage)
+                           std::shared_ptr<MemoryBudget::Client> client, size_t empty_usage,
+                           size_t headroom)
     : manager_(std::move(manager)),
       budget_(&manager_->budget()),
       client_(std::move(client)),
       step_(budget_->step()),
       charged_(empty_usage),
-      baseline_(empty_usage) {
+      baseline_(empty_usage),
+      headroom_(headroom) {
   budget_->Add(client_.get(), empty_usage, empty_usage, 0);
+  budget_->AddMutable(headroom_, +1);
 }
 
 void MemoryCharge::Charge(size_t usage) {
@@ -149,6 +158,7 @@ void MemoryCharge::MarkImmutable() {
   immutable_ = true;
   const size_t charged = charged_.load(std::memory_order_relaxed);
   budget_->Add(client_.get(), 0, 0 - charged, 0 - (charged - baseline_));
+  budget_->AddMutable(headroom_, -1);
   budget_->NoteRelease();  // the mutable bytes fell: a flush request may be due elsewhere
 }
 
@@ -162,6 +172,7 @@ void MemoryCharge::Release() {
     charged_.store(std::numeric_limits<size_t>::max() - step_, std::memory_order_relaxed);
     budget_->Add(client_.get(), 0 - charged, immutable_ ? 0 : 0 - charged,
                  immutable_ ? 0 : 0 - (charged - baseline_));
+    if (!immutable_) budget_->AddMutable(headroom_, -1);
   }
   budget_->NoteRelease();
 }

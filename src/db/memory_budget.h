@@ -4,7 +4,9 @@
 //
 // Invariants:
 //   * usage() is the sum of the charges of the live MemoryCharges not yet released, and
-//     mutable_usage() the sum of those not yet marked immutable; a client's filled_bytes is
+//     mutable_usage() the sum of those not yet marked immutable; headroom() and
+//     mutable_charges() are the sum of the headrooms and the number of those same mutable
+//     charges; a client's filled_bytes is
 //     the sum over its own mutable charges of what each charged beyond its first charge (the
 //     component's empty structure). (Read while charges move, each is a moment's value.)
 //   * At most one flush request is outstanding: from MaybeRequestFlush picking a client until
@@ -17,6 +19,7 @@
 #ifndef SLUICE_DB_MEMORY_BUDGET_H_
 #define SLUICE_DB_MEMORY_BUDGET_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -64,24 +67,46 @@ class MemoryBudget {
   // After it returns the client's request_flush is never called again.
   void Unregister(const std::shared_ptr<Client>& client) EXCLUDES(mu_);
 
-  // Whether a flush should be asked for: the mutable bytes passed 7/8 of the cap, or all bytes
-  // reached it while the mutable ones hold at least half (RocksDB's rule). Cheap (two relaxed
-  // loads): the write path asks on every write.
+  // The sum of the mutable charges' headrooms (MemoryCharge), and how many they are.
+  size_t headroom() const { return headroom_.load(std::memory_order_relaxed); }
+  size_t mutable_charges() const { return mutable_charges_.load(std::memory_order_relaxed); }
+  // Where flushes are asked for and writes start to wait: the cap less the mutable
+  // components' headroom (what each can still add without a write seeing the count: its
+  // charge's lag, the blocks one write can allocate, the structure of the component that
+  // replaces it at a switch), and at least an eighth of the cap (RocksDB's 7/8 rule); never
+  // below half the cap. So, while no more than half the cap is headroom, the bytes stay under
+  // the cap with stalls allowed.
+  size_t soft_limit() const {
+    const size_t reserve = std::max(cap_ / 8, headroom());
+    return reserve >= cap_ / 2 ? cap_ - cap_ / 2 : cap_ - reserve;
+  }
+  // Whether a flush should be asked for: the mutable bytes passed the soft limit, or all bytes
+  // reached the cap while the mutable ones hold at least half (RocksDB's rule, with the soft
+  // limit for its 7/8). Cheap (relaxed loads): the write path asks on every write.
   bool ShouldFlush() const {
     if (cap_ == 0) return false;
     const size_t mutable_bytes = mutable_usage();
-    return mutable_bytes > cap_ - cap_ / 8 || (usage() >= cap_ && mutable_bytes >= cap_ / 2);
+    return mutable_bytes > soft_limit() || (usage() >= cap_ && mutable_bytes >= cap_ / 2);
   }
-  // Whether a write must wait: stalls are allowed, the cap is reached, and something can bring
-  // the bytes down: immutable components (their flushes are under way), or a flush request
-  // outstanding or yet to be made. Not when the last request found nothing to switch and
-  // nothing changed since (every byte is in empty or fresh components): the write goes ahead.
+  // Whether a write must wait: stalls are allowed, the soft limit is reached, and something can
+  // bring the bytes down: immutable components (their flushes are under way), or a flush
+  // request outstanding or yet to be made. Not when the last request found nothing to switch
+  // and nothing changed since (every byte is in empty or fresh components): the write goes
+  // ahead.
   bool ShouldStall() const {
     if (!allow_stall_ || cap_ == 0) return false;
     const size_t total = usage();
-    if (total < stall_at_) return false;
+    if (total < soft_limit()) return false;
     return total > mutable_usage() || request_pending_.load(std::memory_order_relaxed) ||
            !idle_.load(std::memory_order_relaxed);
+  }
+  // The write_buffer_size for a new component under this budget: its share of the cap with
+  // `mutable_charges()` others (a quarter of it at most, 64 KiB at least), or `wanted` if
+  // smaller. A component's structure is laid out for its size (FloDB's tables, about a seventh
+  // of it), so sizes follow the number of components that share the budget.
+  size_t ComponentSize(size_t wanted) const {
+    const size_t share = cap_ / std::max<size_t>(4, mutable_charges() + 1);
+    return std::min(wanted, std::max<size_t>(share, 64 << 10));
   }
   // Asks the client with the most mutable bytes for a flush, unless a request is outstanding
   // or the last one found nothing to switch and nothing has changed since.
@@ -102,19 +127,19 @@ class MemoryBudget {
   friend class MemoryCharge;
   // A charge's change: total, mutable and filled deltas (two's complement for decreases).
   void Add(Client* client, size_t total_delta, size_t mutable_delta, size_t filled_delta);
+  // A mutable charge with this headroom appears (+1) or leaves the mutable count (-1).
+  void AddMutable(size_t headroom, int sign);
   void NoteRelease() EXCLUDES(stall_mu_);
 
   const size_t cap_;
   const bool allow_stall_;
   const size_t step_;
-  // Where writes start to wait: 7/8 of the cap. The last eighth is for what is added while
-  // flushes run and that no write could wait for: the charges' lag, a component's structure
-  // growing within one write, the fresh component a switch makes.
-  const size_t stall_at_;
   // relaxed: inputs to the flush and stall heuristics, which tolerate a stale value (a write
   // that misses a just-passed threshold is followed by one that sees it).
   std::atomic<size_t> usage_{0};
   std::atomic<size_t> mutable_usage_{0};
+  std::atomic<size_t> headroom_{0};
+  std::atomic<size_t> mutable_charges_{0};
   std::atomic<uint64_t> flushes_requested_{0};
   std::atomic<uint64_t> stalled_writes_{0};
   std::atomic<uint64_t> stall_micros_{0};
@@ -143,8 +168,11 @@ class MemoryBudget {
 class MemoryCharge {
  public:
   // empty_usage: what the new, empty component reports (charged at once, never "filled").
+  // headroom: what the component can add before a write sees it in the count (at least the
+  // step), while it is mutable: counted in the budget's headroom() until MarkImmutable.
   MemoryCharge(std::shared_ptr<WriteBufferManager> manager,
-               std::shared_ptr<MemoryBudget::Client> client, size_t empty_usage);
+               std::shared_ptr<MemoryBudget::Client> client, size_t empty_usage,
+               size_t headroom = 0);
   ~MemoryCharge() { Release(); }
   MemoryCharge(const MemoryCharge&) = delete;
   MemoryCharge& operator=(const MemoryCharge&) = delete;
@@ -171,6 +199,7 @@ class MemoryCharge {
   // relaxed loads outside mu_ (Update's fast path); written under mu_.
   std::atomic<size_t> charged_{0};
   const size_t baseline_;  // empty_usage
+  const size_t headroom_;
   bool immutable_ GUARDED_BY(mu_) = false;
   bool released_ GUARDED_BY(mu_) = false;
 };

@@ -1,6 +1,7 @@
 // db/memory_budget_test.cc — the memory budget's counts (charges in steps, moved out of the
 // mutable count at a switch, gone at release or destruction), its thresholds (RocksDB's flush
-// rule, the stall from 7/8 of the cap while a flush can help), its one outstanding flush request
+// rule, the stall from 7/8 of the cap while a flush can help, both lowered by the mutable
+// components' headroom), the components' share of the cap, its one outstanding flush request
 // aimed at the client with the most mutable bytes, and the stall wait woken by a release.
 
 #include "db/memory_budget.h"
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "sluice/write_buffer_manager.h"
 
@@ -68,6 +70,62 @@ TEST(MemoryBudget, ChargesInStepsAndLeavesTheMutableCountAtASwitch) {
   EXPECT_EQ(manager->memory_usage(), 0u);
   EXPECT_EQ(manager->mutable_memtable_memory_usage(), 0u);
   EXPECT_EQ(c.client->filled_bytes.load(), 0u);
+}
+
+// Each mutable charge's headroom lowers where flushes start and writes wait, so that what the
+// components add before a write sees it stays under the cap; at least an eighth of the cap is
+// kept, and the limit never falls below half of it.
+TEST(MemoryBudget, HeadroomLowersTheSoftLimit) {
+  auto manager = std::make_shared<WriteBufferManager>(8 * kMiB, /*allow_stall=*/true);
+  MemoryBudget& budget = manager->budget();
+  CountingClient c;
+  EXPECT_EQ(budget.soft_limit(), 7 * kMiB);  // no charges: 7/8
+  {
+    MemoryCharge small(manager, c.client, 0, 512 * kKiB);  // under an eighth: still 7/8
+    EXPECT_EQ(budget.headroom(), 512 * kKiB);
+    EXPECT_EQ(budget.mutable_charges(), 1u);
+    EXPECT_EQ(budget.soft_limit(), 7 * kMiB);
+    MemoryCharge a(manager, c.client, 0, 1 * kMiB);
+    MemoryCharge b(manager, c.client, 0, 1 * kMiB);
+    EXPECT_EQ(budget.soft_limit(), 8 * kMiB - 2560 * kKiB);
+    a.Update(5 * kMiB);  // 5 MiB of 5.5: no flush, no stall yet
+    EXPECT_FALSE(budget.ShouldFlush());
+    EXPECT_FALSE(budget.ShouldStall());
+    a.Update(5 * kMiB + 768 * kKiB);  // past 5.5 MiB
+    EXPECT_TRUE(budget.ShouldFlush());
+    EXPECT_TRUE(budget.ShouldStall());
+    a.MarkImmutable();  // its headroom goes: nothing more is written into it
+    EXPECT_EQ(budget.headroom(), 1536 * kKiB);
+    EXPECT_EQ(budget.mutable_charges(), 2u);
+    EXPECT_EQ(budget.soft_limit(), 8 * kMiB - 1536 * kKiB);
+    MemoryCharge huge(manager, c.client, 0, 6 * kMiB);  // more than half the cap: half
+    EXPECT_EQ(budget.soft_limit(), 4 * kMiB);
+    huge.Release();
+    b.Release();
+    EXPECT_EQ(budget.headroom(), 512 * kKiB);
+  }  // destroyed: their headroom leaves with them
+  EXPECT_EQ(budget.headroom(), 0u);
+  EXPECT_EQ(budget.mutable_charges(), 0u);
+  EXPECT_EQ(budget.soft_limit(), 7 * kMiB);
+}
+
+// A new component's size is its share of the cap among the mutable components (a quarter at
+// most, 64 KiB at least), or what the family asked for if smaller.
+TEST(MemoryBudget, ComponentsAreSizedForTheirShare) {
+  auto manager = std::make_shared<WriteBufferManager>(40 * kMiB);
+  MemoryBudget& budget = manager->budget();
+  CountingClient c;
+  EXPECT_EQ(budget.ComponentSize(64 * kMiB), 10 * kMiB);  // a quarter
+  EXPECT_EQ(budget.ComponentSize(1 * kMiB), 1 * kMiB);    // asked for less
+  std::vector<std::unique_ptr<MemoryCharge>> charges;
+  for (int i = 0; i < 9; i++) {
+    charges.push_back(std::make_unique<MemoryCharge>(manager, c.client, 0, 0));
+  }
+  EXPECT_EQ(budget.ComponentSize(64 * kMiB), 4 * kMiB);  // a tenth: nine others
+  for (int i = 0; i < 991; i++) {
+    charges.push_back(std::make_unique<MemoryCharge>(manager, c.client, 0, 0));
+  }
+  EXPECT_EQ(budget.ComponentSize(64 * kMiB), 64 * kKiB);  // at least 64 KiB
 }
 
 TEST(MemoryBudget, StepsScaleWithTheCap) {
