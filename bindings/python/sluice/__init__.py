@@ -21,6 +21,7 @@ IOError, InvalidArgument, Busy, NotSupported). Engine calls release the GIL.
 from ._sluice import (
     DB,
     Busy,
+    Cache,
     Corruption,
     Error,
     InvalidArgument,
@@ -30,15 +31,19 @@ from ._sluice import (
     NotSupported,
     Snapshot,
     WriteBatch,
+    WriteBufferManager,
     __version__,
     destroy_db,
+    get_background_threads,
     list_column_families,
     repair_db,
+    set_background_threads,
 )
 
 __all__ = [
     "DB",
     "Busy",
+    "Cache",
     "Corruption",
     "Error",
     "InvalidArgument",
@@ -48,8 +53,11 @@ __all__ = [
     "NotSupported",
     "Snapshot",
     "WriteBatch",
+    "WriteBufferManager",
     "__version__",
     "destroy_db",
+    "get_background_threads",
     "list_column_families",
     "repair_db",
+    "set_background_threads",
 ]

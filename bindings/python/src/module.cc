@@ -5,10 +5,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
+#include <string>
+
 #include "common.h"
 #include "db.h"
 #include "iterator.h"
 #include "options.h"
+#include "sluice/cache.h"
+#include "sluice/env.h"
+#include "sluice/write_buffer_manager.h"
 
 namespace py = pybind11;
 using sluice_python::IteratorSpec;
@@ -25,6 +31,21 @@ constexpr const char* kIteratorDoc =
     "only with include_value=False. It reads one consistent state: that of the moment it was\n"
     "created (or of the snapshot).";
 
+sluice::Env::Priority PoolByName(const std::string& pool) {
+  if (pool == "low") return sluice::Env::Priority::kLow;
+  if (pool == "high") return sluice::Env::Priority::kHigh;
+  if (pool == "drain") return sluice::Env::Priority::kDrain;
+  sluice_python::RaiseInvalidArgument("pool '" + pool + "' is not one of 'low', 'high', 'drain'");
+}
+
+size_t CheckedSize(long long value, const char* what) {
+  if (value < 0) {
+    sluice_python::RaiseInvalidArgument(std::string(what) + " = " + std::to_string(value) +
+                                        " is out of range (must be >= 0)");
+  }
+  return static_cast<size_t>(value);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_sluice, m) {
@@ -32,6 +53,59 @@ PYBIND11_MODULE(_sluice, m) {
   sluice_python::RegisterExceptions(m);
   sluice_python::InstallExitGate();
   m.attr("__version__") = "0.1.0";
+
+  // Shared by databases: held by shared_ptr, so a DB opened with one keeps it alive.
+  py::class_<sluice::Cache, std::shared_ptr<sluice::Cache>>(
+      m, "Cache", "An LRU block cache that databases share: DB(..., block_cache=cache).")
+      .def(py::init([](long long capacity) {
+             return sluice::NewLRUCache(CheckedSize(capacity, "capacity"));
+           }),
+           py::arg("capacity"), "An LRU cache of capacity bytes.")
+      .def_property_readonly("capacity", &sluice::Cache::Capacity)
+      .def_property_readonly("usage", &sluice::Cache::TotalCharge, "Bytes held now.")
+      .def_property_readonly("hits", &sluice::Cache::Hits)
+      .def_property_readonly("misses", &sluice::Cache::Misses);
+
+  py::class_<sluice::WriteBufferManager, std::shared_ptr<sluice::WriteBufferManager>>(
+      m, "WriteBufferManager",
+      "One memory budget for the memory components of the databases that share it: "
+      "DB(..., write_buffer_manager=manager). buffer_size 0 only counts; with allow_stall, "
+      "writes wait while the cap is reached.")
+      .def(py::init([](long long buffer_size, bool allow_stall) {
+             return std::make_shared<sluice::WriteBufferManager>(
+                 CheckedSize(buffer_size, "buffer_size"), allow_stall);
+           }),
+           py::arg("buffer_size"), py::arg("allow_stall") = false)
+      .def_property_readonly("buffer_size", &sluice::WriteBufferManager::buffer_size)
+      .def_property_readonly("allow_stall", &sluice::WriteBufferManager::allow_stall)
+      .def_property_readonly("memory_usage", &sluice::WriteBufferManager::memory_usage,
+                             "Bytes of every memory component charged now.")
+      .def_property_readonly("mutable_memtable_memory_usage",
+                             &sluice::WriteBufferManager::mutable_memtable_memory_usage)
+      .def_property_readonly("flushes_requested", &sluice::WriteBufferManager::flushes_requested)
+      .def_property_readonly("stalled_writes", &sluice::WriteBufferManager::stalled_writes)
+      .def_property_readonly("stall_micros", &sluice::WriteBufferManager::stall_micros);
+
+  m.def(
+      "set_background_threads",
+      [](int number, const std::string& pool) {
+        if (number < 1 || number > 1024) {
+          sluice_python::RaiseInvalidArgument("number = " + std::to_string(number) +
+                                              " is out of range (must be between 1 and 1024)");
+        }
+        const sluice::Env::Priority pri = PoolByName(pool);
+        py::gil_scoped_release release;  // shrinking waits for the threads that leave
+        sluice::Env::Default()->SetBackgroundThreads(number, pri);
+      },
+      py::arg("number"), py::arg("pool") = "low",
+      "Sizes one of the background pools every database of the process shares: 'low' "
+      "(compactions), 'high' (flushes) or 'drain' (FloDB drains).");
+  m.def(
+      "get_background_threads",
+      [](const std::string& pool) {
+        return sluice::Env::Default()->GetBackgroundThreads(PoolByName(pool));
+      },
+      py::arg("pool") = "low", "The number of threads of a background pool.");
 
   py::class_<PyIterator>(m, "Iterator", "An iterator from DB.iterator() or Snapshot.iterator().")
       .def("__iter__",

@@ -1,5 +1,7 @@
 // bindings/python/src/options.cc — the table from option names to fields of sluice::Options,
-// ReadOptions and WriteOptions, with strict type and range checks (see options.h).
+// ReadOptions and WriteOptions, with strict type and range checks (see options.h). The shared
+// objects (block_cache, write_buffer_manager) are the module's Cache and WriteBufferManager,
+// registered with shared_ptr holders (module.cc), so a DB shares them with Python.
 
 #include "options.h"
 
@@ -8,10 +10,14 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "sluice/cache.h"
+#include "sluice/write_buffer_manager.h"
 
 namespace sluice_python {
 
@@ -128,6 +134,21 @@ Setter Compression(sluice::CompressionType C::*member) {
                 std::optional(sluice::CompressionType::kNone));
 }
 
+// A setter for a shared object of the process (a Cache, a WriteBufferManager) held by
+// shared_ptr in DBOptions: an object of class T, or None for none.
+template <typename T>
+Setter SharedObject(std::shared_ptr<T> sluice::DBOptions::*member, const char* type_name) {
+  std::shared_ptr<T> sluice::Options::*field = member;
+  return [field, type_name](OpenOptions* o, py::handle value, const std::string& name) {
+    if (value.is_none()) {
+      o->options.*field = nullptr;
+      return;
+    }
+    if (!py::isinstance<T>(value)) WrongType(name, type_name, value);
+    o->options.*field = value.cast<std::shared_ptr<T>>();
+  };
+}
+
 const std::map<std::string, Setter>& Setters() {
   using O = sluice::Options;
   static const std::map<std::string, Setter> kSetters = {
@@ -148,10 +169,15 @@ const std::map<std::string, Setter>& Setters() {
       {"membuffer_bucket_slots", Opt(&O::membuffer_bucket_slots)},
       {"flodb_drain_threads", Opt(&O::flodb_drain_threads)},
       {"flodb_scan_max_restarts", Opt(&O::flodb_scan_max_restarts)},
+      // Memory shared by databases
+      {"write_buffer_manager",
+       SharedObject(&sluice::DBOptions::write_buffer_manager, "sluice.WriteBufferManager or None")},
+      {"db_write_buffer_size", Opt(&O::db_write_buffer_size)},
       // SST files
       {"block_size", Opt(&O::block_size)},
       {"block_restart_interval", Opt(&O::block_restart_interval)},
       {"block_cache_size", Opt(&O::block_cache_size)},
+      {"block_cache", SharedObject(&sluice::DBOptions::block_cache, "sluice.Cache or None")},
       {"bloom_bits_per_key", Opt(&O::bloom_bits_per_key)},
       {"compression", Compression(&O::compression)},
       {"level0_compression", Compression(&O::level0_compression)},
