@@ -27,6 +27,8 @@
 #                     a 20M-key fill leaves (bench/scale_experiments.sh; hours: see
 #                     docs/benchmarks.md, "At scale")
 #   make bench-server sluice-server against redis-server under redis-benchmark (~4 minutes)
+#   make bench-instances  what open databases and families cost, and one memory budget shared
+#                   by ten filling databases, against RocksDB (bench/instance_experiments.sh)
 #   make install PREFIX=/some/dir   headers, library, tools, CMake package, sluice.pc
 
 PREFIX ?= /usr/local
@@ -42,7 +44,7 @@ FUZZ_SECONDS ?= 300
 BENCH_REPEATS ?= 3
 BENCH_FLAGS ?= --engine=sluice,rocksdb,leveldb --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq --num=$(BENCH_NUM) --repeats=$(BENCH_REPEATS) --db=/tmp/sluice_bench
 
-.PHONY: all deps build bench bench-flodb bench-clsm bench-reads bench-buffer bench-scale bench-server test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
+.PHONY: all deps build bench bench-flodb bench-clsm bench-reads bench-buffer bench-scale bench-server bench-instances test thread-safety python-test test-asan test-tsan crash-test fuzz fuzz-smoke install format clean
 
 all: build
 
@@ -73,6 +75,9 @@ bench-scale: build
 
 bench-server: build
 	N=1000000 RUNS=5 bench/server_experiments.sh
+
+bench-instances: build
+	bench/instance_experiments.sh
 
 # The lock-contract check and the Python tests come first, so ctest's summary is printed last.
 test: deps thread-safety python-test

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "c_bench_util.h"
+
 #if defined(USE_SLUICE)
 #include <sluice/c.h>
 #define ENGINE "sluice"
@@ -32,53 +34,18 @@
 #error "define USE_SLUICE, USE_ROCKSDB or USE_LEVELDB"
 #endif
 
-static long StatusField(const char* field) {
-  FILE* f = fopen("/proc/self/status", "r");
-  char line[256];
-  long value = -1;
-  size_t n = strlen(field);
-  if (f == NULL) return -1;
-  while (fgets(line, sizeof line, f) != NULL) {
-    if (strncmp(line, field, n) == 0 && line[n] == ':') {
-      value = strtol(line + n + 1, NULL, 10);
-      break;
-    }
-  }
-  fclose(f);
-  return value;
-}
-
 static void Die(const char* what, char* err) {
   fprintf(stderr, "instance_cost (%s): %s: %s\n", ENGINE, what, err != NULL ? err : "failed");
   exit(1);
 }
 
-static const char* Arg(int argc, char** argv, const char* name, const char* fallback) {
-  size_t n = strlen(name);
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], name, n) == 0 && argv[i][n] == '=') return argv[i] + n + 1;
-  }
-  return fallback;
-}
-
-static long PositiveArg(int argc, char** argv, const char* name, const char* fallback) {
-  const char* text = Arg(argc, argv, name, fallback);
-  char* end = NULL;
-  long v = strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v <= 0 || v > 100000) {
-    fprintf(stderr, "instance_cost: %s=%s: give a number from 1 to 100000\n", name, text);
-    exit(2);
-  }
-  return v;
-}
-
 int main(int argc, char** argv) {
   const char* dir = Arg(argc, argv, "--dir", NULL);
   const char* memtable = Arg(argc, argv, "--memtable", "");
-  const long dbs = PositiveArg(argc, argv, "--dbs", "100");
-  const long families = PositiveArg(argc, argv, "--families", "1");
-  const long keys = PositiveArg(argc, argv, "--keys", "1000");
-  const long value_size = PositiveArg(argc, argv, "--value_size", "100");
+  const long dbs = NumberArg("instance_cost", argc, argv, "--dbs", "100", 1, 100000);
+  const long families = NumberArg("instance_cost", argc, argv, "--families", "1", 1, 100000);
+  const long keys = NumberArg("instance_cost", argc, argv, "--keys", "1000", 1, 100000);
+  const long value_size = NumberArg("instance_cost", argc, argv, "--value_size", "100", 1, 100000);
   if (dir == NULL) {
     fprintf(stderr, "instance_cost: give --dir=<an empty or missing directory>\n");
     return 2;
