@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "util/sync_point.h"
+
 namespace sluice {
 
 class SnapshotList::Impl final : public Snapshot {
@@ -43,11 +45,17 @@ const Snapshot* SnapshotList::Create(const std::function<SequenceNumber()>& pick
 
 const Snapshot* SnapshotList::CreateProtected(const std::function<SequenceNumber()>& pick) {
   pending_.fetch_add(1, std::memory_order_seq_cst);
-  const SequenceNumber seq = pick();
-  const Snapshot* result;
-  {
+  const Snapshot* result = nullptr;
+  while (result == nullptr) {
+    // seq_cst, against the increment in Sequences(): a reader whose increment this load misses
+    // copies the list after it; one whose increment it sees chose its inputs before this load.
+    const uint64_t reads_before = list_reads_.load(std::memory_order_seq_cst);
+    const SequenceNumber seq = pick();
+    TEST_SYNC_POINT("SnapshotList::CreateProtected:Picked");
     MutexLock l(&mu_);
-    result = RegisterLocked(seq);
+    // A flush or compaction copied the list while seq was picked and not yet registered: it
+    // may drop versions seq reads. Pick again; the new number is picked after that copy.
+    if (list_reads_.load(std::memory_order_relaxed) == reads_before) result = RegisterLocked(seq);
   }
   const int was_pending = pending_.fetch_sub(1, std::memory_order_seq_cst);
   assert(was_pending > 0);
@@ -72,6 +80,8 @@ std::vector<SequenceNumber> SnapshotList::Sequences() const {
   std::vector<SequenceNumber> seqs;
   {
     MutexLock l(&mu_);
+    // seq_cst: see CreateProtected (under mu_, so its check at registration sees it).
+    list_reads_.fetch_add(1, std::memory_order_seq_cst);
     seqs.reserve(list_.size());
     for (const auto& s : list_) seqs.push_back(s->sequence());
   }

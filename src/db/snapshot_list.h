@@ -16,6 +16,15 @@
 // before it is chosen. So a writer either sees the pending count (and keeps the old version)
 // or has a sequence number the snapshot covers (and then the snapshot reads the new version,
 // not the old one).
+//
+// A flush or compaction drops the versions no snapshot in Sequences() reads, so a protected
+// snapshot must not be left out of a copy that is taken while its number is picked and not
+// yet registered: the copy would not know it, and the versions it reads (older than the
+// newest of their key) could go. Each copy bumps list_reads_; CreateProtected registers its
+// number only if list_reads_ did not move since before the pick, and otherwise picks again.
+// A copy taken before that load belongs to a job whose inputs were chosen before the pick
+// began: all of their versions are of writes the number covers, and the newest of each key,
+// which the snapshot reads, is kept. A copy taken after the registration contains it.
 
 #ifndef SLUICE_DB_SNAPSHOT_LIST_H_
 #define SLUICE_DB_SNAPSHOT_LIST_H_
@@ -48,7 +57,8 @@ class SnapshotList final : public VersionKeeper {
   // Unregisters and frees a snapshot from Create. Unknown pointers are ignored.
   void Release(const Snapshot* snapshot);
 
-  // Sequence numbers of the live snapshots, ascending.
+  // Sequence numbers of the live snapshots, ascending: the copy a flush or compaction takes,
+  // after choosing its inputs, to decide which versions to keep.
   std::vector<SequenceNumber> Sequences() const;
   size_t size() const;
 
@@ -62,6 +72,7 @@ class SnapshotList final : public VersionKeeper {
   mutable Mutex mu_;
   std::list<std::unique_ptr<Impl>> list_ GUARDED_BY(mu_);  // in creation order
   std::atomic<int> pending_{0};
+  mutable std::atomic<uint64_t> list_reads_{0};  // copies taken by Sequences()
   std::atomic<bool> any_{false};
   std::atomic<SequenceNumber> newest_{0};
 };
