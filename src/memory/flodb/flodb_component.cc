@@ -347,11 +347,17 @@ void FloDBComponent::DrainStep(size_t chain_index) {
     // enough, the budget grows to half the component and partitions are drained only at
     // three quarters of their share (or the whole at seven eighths): most updates complete
     // in place and never move at all.
-    // When writes have stopped since the last look, whatever is left is drained, so a quiet
-    // Membuffer empties (and a scan then has little to drain).
+    // When no write has come for kDrainQuietAfter, whatever is left is drained, so a quiet
+    // Membuffer empties (and a scan then has little to drain). Not sooner: a component written
+    // slowly but steadily (one of many column families) would otherwise look quiet between
+    // two writes at every look and be drained a few entries at a time.
     const uint64_t writes = stats_->Writes();
-    quiet = writes == chain.writes_seen;
-    chain.writes_seen = writes;
+    const auto now = std::chrono::steady_clock::now();
+    if (writes != chain.writes_seen) {
+      chain.writes_seen = writes;
+      chain.last_write_seen = now;
+    }
+    quiet = now - chain.last_write_seen >= kDrainQuietAfter;
     DecidePolicy(&chain.window);
     const bool hold = chain.window.hold;
     // For scans: a budget of 0 sends every new key below (Membuffer::Add refuses it as

@@ -84,6 +84,8 @@ class FloDBComponent final : public MemoryComponent {
   // first to the second of these.
   static constexpr int kDrainMinIdleMicros = 100;
   static constexpr int kDrainMaxIdleMicros = 5000;
+  // The writes have stopped once a chain has seen none for this long (then it drains all).
+  static constexpr std::chrono::milliseconds kDrainQuietAfter{2};
 
   // stats: the counters shared with the other components of the factory (null: the component
   // keeps its own).
@@ -205,6 +207,7 @@ class FloDBComponent final : public MemoryComponent {
   struct DrainChain {
     int idle_micros = kDrainMinIdleMicros;
     uint64_t writes_seen = 0;
+    std::chrono::steady_clock::time_point last_write_seen{};  // when writes_seen last moved
     DrainWindow window;
   };
   std::vector<DrainChain> drain_chains_;  // drain_threads of them (none without a Membuffer)
