@@ -100,35 +100,7 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
-python3 - "$out" <<'PY'
-import json, statistics, sys
-out = sys.argv[1]
-runs = [json.loads(l) for l in open(f"{out}/runs.jsonl")]
-header = open(f"{out}/header.txt").read().strip()
-groups = {}
-for r in runs:
-    what = f"{r['families']} families" if r["families"] > 1 else f"{r['dbs']} DBs"
-    groups.setdefault((what, r["config"]), []).append(r)
-whats = sorted({k[0] for k in groups}, key=lambda w: (w.endswith("families"), int(w.split()[0])))
-configs = ["sluice-flodb", "sluice-skiplist", "rocksdb", "leveldb"]
-lines = [header, "", "Median of the rounds: RSS added (MiB) / threads added, after writing "
-         f"{runs[0]['keys']} keys of {runs[0]['value_size']} bytes into each database or family.", "",
-         "| | " + " | ".join(whats) + " |", "|---|" + "---|" * len(whats)]
-for c in configs:
-    cells = []
-    for w in whats:
-        g = groups.get((w, c))
-        if not g:
-            cells.append("n/a")
-            continue
-        rss = statistics.median(r["rss_added_kib"] for r in g) / 1024
-        thr = statistics.median(r["threads_after"] - r["threads_before"] for r in g)
-        tot = statistics.median(r["threads_after"] for r in g)
-        cells.append(f"+{rss:.1f} MiB, +{thr:.0f} threads ({tot:.0f} in all)")
-    lines.append(f"| {c} | " + " | ".join(cells) + " |")
-open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
+python3 bench/summarize_instances.py costs "$out"
 fi
 
 if want budget; then
@@ -152,29 +124,5 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
-python3 - "$out" <<'PY'
-import json, statistics, sys
-out = sys.argv[1]
-runs = [json.loads(l) for l in open(f"{out}/runs.jsonl")]
-header = open(f"{out}/header.txt").read().strip()
-groups = {}
-for r in runs:
-    groups.setdefault(r["config"], []).append(r)
-mib = lambda b: f"{b / 2**20:.1f}" if b >= 0 else "n/a"
-lines = [header, "", "Medians of the rounds (min..max of the write rate).", "",
-         "| engine, budget | writes/s | peak component bytes (MiB) | mean (MiB) | "
-         "samples over the cap | peak RSS (MiB) |", "|---|---|---|---|---|---|"]
-for config, g in groups.items():
-    rate = [r["ops_per_sec"] for r in g]
-    med = lambda k: statistics.median(r[k] for r in g)
-    cap = g[0]["budget_bytes"]
-    name = config.replace("-budget0", ", none").replace("-budget", ", ")
-    name += " MiB" if cap else ""
-    lines.append(f"| {name} | {statistics.median(rate):,.0f} ({min(rate):,.0f}..{max(rate):,.0f}) | "
-                 f"{mib(med('peak_bytes'))} | {mib(med('mean_bytes'))} | "
-                 f"{med('samples_over_cap'):.0f} of {med('samples'):.0f} | "
-                 f"{med('vm_hwm_kib') / 1024:.0f} |")
-open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
+python3 bench/summarize_instances.py budget "$out"
 fi
