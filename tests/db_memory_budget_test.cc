@@ -202,9 +202,11 @@ TEST(DBMemoryBudgetTest, DbWriteBufferSizeBoundsTheFamiliesOfOneDatabase) {
   const uint64_t with = peak_with(kCap, &raw, &db, &families, dir.File("db"));
   // Without stalls the budget is a flush trigger: the writer runs ahead of the flushes (one at
   // a time per DB), and eight empty components take a share of the cap, hence twice the cap.
-  // Without it, the families grow to ~100 MB.
+  // Without it the families' components grow with the write rate (DBImpl's switch): to ~100 MB
+  // at full speed, to ~13 MB under ThreadSanitizer, where they only double. Either is beyond
+  // what the budget allows.
   EXPECT_LE(with, 2 * kCap) << "without a budget: " << without;
-  EXPECT_GT(without, 8 * kCap);
+  EXPECT_GT(without, 2 * kCap);
   const auto budget = Stats(db.get())["memory"]["budget"];
   EXPECT_EQ(budget["cap_bytes"].get<uint64_t>(), kCap);
   EXPECT_FALSE(budget["allow_stall"].get<bool>());
