@@ -358,7 +358,7 @@ void FloDBComponent::DrainStep(size_t chain_index) {
       chain.last_write_seen = now;
     }
     quiet = now - chain.last_write_seen >= kDrainQuietAfter;
-    DecidePolicy(&chain.window);
+    DecidePolicy(now, &chain.window);
     const bool hold = chain.window.hold;
     // For scans: a budget of 0 sends every new key below (Membuffer::Add refuses it as
     // kFull), and drains whatever the Membuffer holds at once.
@@ -406,8 +406,7 @@ void FloDBComponent::DrainStep(size_t chain_index) {
                               [this, chain_index] { DrainStep(chain_index); });
 }
 
-void FloDBComponent::DecidePolicy(DrainWindow* w) {
-  const auto now = std::chrono::steady_clock::now();
+void FloDBComponent::DecidePolicy(std::chrono::steady_clock::time_point now, DrainWindow* w) {
   if (now - w->start < kDrainWindow) return;
   static const int hardware_threads =
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -174,7 +174,7 @@ class FloDBComponent final : public MemoryComponent {
   };
   // The drain policy for the next kDrainWindow, from what happened in the last one: sets
   // w->hold and w->for_scans (and for_scans_).
-  void DecidePolicy(DrainWindow* w);
+  void DecidePolicy(std::chrono::steady_clock::time_point now, DrainWindow* w);
 
   const FloDBOptions options_;
   const MemoryComponentContext context_;
