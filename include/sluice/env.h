@@ -41,8 +41,15 @@ class RandomAccessFile {
   // (fewer bytes at end of file).
   virtual Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const = 0;
   // True if Read always returns a view of memory the file owns (valid while the file lives)
-  // and never writes scratch, which may then be nullptr: a memory-mapped file.
+  // and never writes scratch, which may then be nullptr (a file kept in memory; the default
+  // Env's mapped files copy instead, see NewMappedRandomAccessFile).
   virtual bool ReturnsViews() const { return false; }
+  // Read, for bytes the caller will not read again soon (a compaction's input, a scan that
+  // does not fill the block cache): a mapped file reads them with pread, so they do not become
+  // pages of the process's mappings. The default is Read.
+  virtual Status ReadOnce(uint64_t offset, size_t n, Slice* result, char* scratch) const {
+    return Read(offset, n, result, scratch);
+  }
 };
 
 // A file written sequentially. Append may buffer in user space; Flush hands the buffered bytes
@@ -82,10 +89,12 @@ class Env {
   virtual Status NewRandomAccessFile(const std::string& fname,
                                      std::unique_ptr<RandomAccessFile>* result) = 0;
   // Opens fname, which no one writes any more (a table file), for random reads through a
-  // read-only memory mapping of its length at open: reads then return views of the mapping
-  // (no copy, no system call), and reads past that length return fewer bytes, as at end of
-  // file. Another process truncating the file while it is mapped makes reads of the lost part
-  // fault (SIGBUS), as with any mapping. The default opens it with NewRandomAccessFile;
+  // read-only memory mapping of its length at open: Read copies from the mapping (no system
+  // call), ReadOnce reads with pread, and reads past that length return fewer bytes, as at end
+  // of file. The default Env guards the mapping: a page lost under it (another process
+  // truncating the file, a failing disk) makes reads of the file Corruption naming it instead
+  // of a SIGBUS that kills the process (it installs a SIGBUS handler, which passes other faults
+  // to the handler installed before it). The default opens fname with NewRandomAccessFile;
   // EnvWrapper keeps that default, so a wrapper that intercepts NewRandomAccessFile keeps
   // seeing every read.
   virtual Status NewMappedRandomAccessFile(const std::string& fname,

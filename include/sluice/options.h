@@ -85,13 +85,15 @@ struct DBOptions {
   // SST files kept open (table readers cached); older ones are closed and reopened on demand.
   int max_open_files = 1000;
   // Read SST files through read-only memory mappings (RocksDB's allow_mmap_reads; LevelDB
-  // always maps them on 64-bit systems): a block costs no system call and no copy, and
-  // uncompressed blocks (level 0's, by default) are read in place instead of through the block
-  // cache. Each open file (max_open_files) is one mapping. Off by default because of the
-  // caveat of any mapping: a table file truncated under the open database (by another
-  // process, or a failing disk) makes reads of the lost part kill the process (SIGBUS), where
-  // pread reports Corruption naming the file (tests/db_corruption_test.cc).
-  bool allow_mmap_reads = false;
+  // always maps them on 64-bit systems): a block read copies from the mapping, no system call.
+  // Each open file (max_open_files) is one mapping, up to 4,096 in a process (files past that
+  // are read with pread). A file truncated under the open database (by another process, or a
+  // failing disk) is Corruption naming it, as with pread, not a SIGBUS: the default Env
+  // installs a SIGBUS handler that passes faults outside its mappings to the handler before it
+  // (Env::NewMappedRandomAccessFile). Reads that do not fill the block cache (compactions')
+  // use pread, so the pages the process maps are those its cached reads touched; they count
+  // in its RSS as file-backed pages, reclaimed by the kernel like the page cache.
+  bool allow_mmap_reads = true;
   // --- Compaction ---
   // Background jobs this DB runs at once (at least 2): one flush, and up to
   // max_background_jobs - 1 compactions. They run as tasks on the threads the whole process

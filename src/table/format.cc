@@ -88,7 +88,8 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   BlockBuffer buf;
   if (!views) buf = NewBlockBuffer(n + kBlockTrailerSize);
   Slice got;
-  Status s = file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
+  Status s = options.read_once ? file->ReadOnce(offset, n + kBlockTrailerSize, &got, buf.get())
+                               : file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
   if (!s.ok()) return s;
   if (got.size() != n + kBlockTrailerSize) {
     return Status::Corruption(fmt::format("truncated block read at offset {} (got {} of {} bytes)",

@@ -103,6 +103,8 @@ struct BlockContents {
 
 struct BlockReadOptions {
   bool verify_checksums = true;
+  // Read with RandomAccessFile::ReadOnce: the block will not be read again soon.
+  bool read_once = false;
 };
 
 // Reads the block at handle (handle.size stored bytes + trailer) from file, verifies its

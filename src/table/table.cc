@@ -181,11 +181,14 @@ std::unique_ptr<InternalIterator> Table::NewDataBlockIterator(const ReadOptions&
     BlockReadOptions read_options;
     read_options.verify_checksums =
         fill_cache || options.verify_checksums || options_.paranoid_checks;
+    // A read that fills no cache (a compaction's) is a bulk one: not through the mapping.
+    read_options.read_once = !options.fill_cache;
     BlockContents contents;
     s = ReadBlock(file_.get(), fname_, file_size_, read_options, handle, &contents);
     if (!s.ok()) return NewErrorIterator(s);
-    // A view of the mapped file stays out of the cache, which may outlive this table (reading
-    // it again is as cheap as a cache hit); the iterator, within the table's life, owns it.
+    // A view (of a file that ReturnsViews) stays out of the cache, which may outlive this
+    // table (reading it again is as cheap as a cache hit); the iterator, within the table's
+    // life, owns it.
     const bool view = contents.is_view();
     auto block = std::make_unique<Block>(std::move(contents));
     if (!fill_cache || view || !block->ok()) {

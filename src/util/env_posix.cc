@@ -5,9 +5,10 @@
 // EINTR); Sync() adds fdatasync(2); files created empty reserve disk blocks 1 MiB ahead. File locks
 // use fcntl(F_SETLK) plus a process-local table, because fcntl locks do not exclude a second open
 // from the same process. Mapped files (NewMappedRandomAccessFile) map the length the file had at
-// open, read-only and shared, and unmap when destroyed; an empty file, which cannot be mapped, is
-// read with pread instead. Env::SetBackgroundThreads sizes the process-wide pools
-// (util/task_scheduler.h), whichever Env it is called on.
+// open, read-only and shared, through a GuardedMapping (a page lost under it is Corruption, not
+// SIGBUS), and unmap when destroyed; an empty file, which cannot be mapped, or one past the
+// guarded mappings' limit, is read with pread instead. Env::SetBackgroundThreads sizes the
+// process-wide pools (util/task_scheduler.h), whichever Env it is called on.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include <thread>
 
 #include "sluice/env.h"
+#include "util/guarded_mapping.h"
 #include "util/mutex.h"
 #include "util/task_scheduler.h"
 #include "util/thread_annotations.h"
@@ -72,25 +74,31 @@ class PosixSequentialFile final : public SequentialFile {
   const int fd_;
 };
 
+// Reads n bytes at offset with pread(2), retrying short reads and EINTR; fewer at end of file.
+Status PreadFully(int fd, const std::string& fname, uint64_t offset, size_t n, Slice* result,
+                  char* scratch) {
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::pread(fd, scratch + done, n - done, static_cast<off_t>(offset + done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      *result = Slice(scratch, 0);
+      return PosixError(fname, errno);
+    }
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+  }
+  *result = Slice(scratch, done);
+  return Status::OK();
+}
+
 class PosixRandomAccessFile final : public RandomAccessFile {
  public:
   PosixRandomAccessFile(std::string fname, int fd) : fname_(std::move(fname)), fd_(fd) {}
   ~PosixRandomAccessFile() override { ::close(fd_); }
 
   Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
-    size_t done = 0;
-    while (done < n) {
-      const ssize_t r = ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done));
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        *result = Slice(scratch, 0);
-        return PosixError(fname_, errno);
-      }
-      if (r == 0) break;
-      done += static_cast<size_t>(r);
-    }
-    *result = Slice(scratch, done);
-    return Status::OK();
+    return PreadFully(fd_, fname_, offset, n, result, scratch);
   }
 
  private:
@@ -98,27 +106,35 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   const int fd_;
 };
 
-// Reads return views of the mapping; [base_, base_ + length_) stays mapped while this lives.
+// Reads copy out of a guarded mapping of the file's length at open (no system call); ReadOnce
+// uses pread on the file, which stays open, so bulk reads do not map pages into the process.
+// Past the mapped length a read returns fewer bytes (none), as pread does at end of file.
 class PosixMappedFile final : public RandomAccessFile {
  public:
-  PosixMappedFile(const char* base, size_t length) : base_(base), length_(length) {}
-  ~PosixMappedFile() override { ::munmap(const_cast<char*>(base_), length_); }
-
-  Status Read(uint64_t offset, size_t n, Slice* result, char* /*scratch*/) const override {
-    // Past the mapped length, fewer bytes (none) as pread returns at end of file: never a
-    // read outside the mapping.
-    if (offset >= length_) {
-      *result = Slice(base_ + length_, 0);
-    } else {
-      *result = Slice(base_ + offset, std::min<uint64_t>(n, length_ - offset));
-    }
-    return Status::OK();
+  PosixMappedFile(std::string fname, int fd, std::unique_ptr<GuardedMapping> mapping)
+      : fname_(std::move(fname)), fd_(fd), mapping_(std::move(mapping)) {}
+  ~PosixMappedFile() override {
+    mapping_.reset();
+    ::close(fd_);
   }
-  bool ReturnsViews() const override { return true; }
+
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    const size_t length = mapping_->length();
+    const size_t got = offset >= length ? 0 : std::min<uint64_t>(n, length - offset);
+    *result = Slice(scratch, 0);
+    if (got == 0) return Status::OK();
+    Status s = mapping_->CopyOut(static_cast<size_t>(offset), got, scratch, fname_);
+    if (s.ok()) *result = Slice(scratch, got);
+    return s;
+  }
+  Status ReadOnce(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    return PreadFully(fd_, fname_, offset, n, result, scratch);
+  }
 
  private:
-  const char* const base_;
-  const size_t length_;
+  const std::string fname_;
+  const int fd_;
+  std::unique_ptr<GuardedMapping> mapping_;
 };
 
 // Appends through a 64 KiB buffer. A file created empty (NewWritableFile) also reserves its
@@ -291,15 +307,19 @@ class PosixEnv final : public Env {
       return PosixError(fname, err);
     }
     const auto length = static_cast<size_t>(st.st_size);
-    if (length == 0 || static_cast<uint64_t>(st.st_size) != length) {
-      *result = std::make_unique<PosixRandomAccessFile>(fname, fd);  // nothing to map
-      return Status::OK();
+    std::unique_ptr<GuardedMapping> mapping;
+    if (length > 0 && static_cast<uint64_t>(st.st_size) == length) {
+      Status s = GuardedMapping::Map(fd, length, fname, &mapping);
+      if (!s.ok()) {
+        ::close(fd);
+        return s;
+      }
     }
-    void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
-    const int err = errno;
-    ::close(fd);  // the mapping keeps the file
-    if (base == MAP_FAILED) return PosixError(fname, err);
-    *result = std::make_unique<PosixMappedFile>(static_cast<const char*>(base), length);
+    if (mapping == nullptr) {  // empty, or every guarded slot taken: pread
+      *result = std::make_unique<PosixRandomAccessFile>(fname, fd);
+    } else {
+      *result = std::make_unique<PosixMappedFile>(fname, fd, std::move(mapping));
+    }
     return Status::OK();
   }
 

@@ -1,20 +1,25 @@
 // util/env_posix_test.cc — the POSIX Env's memory-mapped table reads
-// (NewMappedRandomAccessFile): views of the file as it was at open, short reads past its end,
-// the pread fallback for an empty file, and errors naming the file. And the writable files'
-// disk reservation: space reserved ahead of the writes, the size only what was written, the
+// (NewMappedRandomAccessFile): copies of the file as it was at open, short reads past its end,
+// the pread fallback for an empty file or past the guarded mappings' limit, pages lost under
+// the mapping reported as Corruption (not SIGBUS), and errors naming the file. And the writable
+// files' disk reservation: space reserved ahead of the writes, the size only what was written, the
 // rest given back at Close; a file opened to append to is not truncated.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sluice/env.h"
 #include "support/test_util.h"
+#include "util/guarded_mapping.h"
 
 namespace sluice {
 namespace {
@@ -74,31 +79,33 @@ TEST(PosixWritableFile, ReservesAheadAndGivesTheRestBackAtClose) {
   EXPECT_EQ(2100004u, std::filesystem::file_size(fname, ec));
 }
 
-TEST(PosixMappedFile, ReadsAreViewsOfTheFile) {
+TEST(PosixMappedFile, ReadsCopyTheFileAsItWasAtOpen) {
   test::TempDir dir;
   std::string contents;
   for (int i = 0; i < 10000; i++) contents += std::to_string(i) + ",";
   const std::string fname = WriteFile(dir.path() + "/t.sst", contents);
   std::unique_ptr<RandomAccessFile> file;
   ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(fname, &file));
-  EXPECT_TRUE(file->ReturnsViews());
+  EXPECT_FALSE(file->ReturnsViews());  // copies: a view could fault long after the read
+  char scratch[50];
   Slice got;
-  ASSERT_OK(file->Read(100, 50, &got, nullptr));
+  ASSERT_OK(file->Read(100, 50, &got, scratch));
   EXPECT_EQ(contents.substr(100, 50), got.ToString());
-  const Slice again = got;
-  ASSERT_OK(file->Read(100, 50, &got, nullptr));
-  EXPECT_EQ(again.data(), got.data());  // the same memory: no copy
+  EXPECT_EQ(scratch, got.data());
+  ASSERT_OK(file->ReadOnce(100, 50, &got, scratch));  // pread
+  EXPECT_EQ(contents.substr(100, 50), got.ToString());
   // Past the end: fewer bytes, then none, as pread gives at end of file.
-  ASSERT_OK(file->Read(contents.size() - 10, 50, &got, nullptr));
+  ASSERT_OK(file->Read(contents.size() - 10, 50, &got, scratch));
   EXPECT_EQ(contents.substr(contents.size() - 10), got.ToString());
-  ASSERT_OK(file->Read(contents.size() + 4096, 50, &got, nullptr));
+  ASSERT_OK(file->Read(contents.size() + 4096, 50, &got, scratch));
+  EXPECT_EQ(0u, got.size());
+  ASSERT_OK(file->ReadOnce(contents.size() + 4096, 50, &got, scratch));
   EXPECT_EQ(0u, got.size());
 
   // The pread file reads the same bytes into scratch.
   std::unique_ptr<RandomAccessFile> plain;
   ASSERT_OK(Env::Default()->NewRandomAccessFile(fname, &plain));
   EXPECT_FALSE(plain->ReturnsViews());
-  char scratch[50];
   ASSERT_OK(plain->Read(100, 50, &got, scratch));
   EXPECT_EQ(contents.substr(100, 50), got.ToString());
 }
@@ -113,17 +120,113 @@ TEST(PosixMappedFile, GrowthAfterOpenIsNotReadAndEmptyFilesAreRead) {
   ASSERT_OK(Env::Default()->NewAppendableFile(fname, &more));
   ASSERT_OK(more->Append(std::string(8192, 'x')));
   ASSERT_OK(more->Close());
+  char scratch[100];
   Slice got;
-  ASSERT_OK(file->Read(2, 100, &got, nullptr));
+  ASSERT_OK(file->Read(2, 100, &got, scratch));
   EXPECT_EQ("cdef", got.ToString());
 
   // An empty file cannot be mapped: it is read with pread, and reads nothing.
   const std::string empty = WriteFile(dir.path() + "/empty.sst", "");
   ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(empty, &file));
-  EXPECT_FALSE(file->ReturnsViews());
-  char scratch[8];
   ASSERT_OK(file->Read(0, 8, &got, scratch));
   EXPECT_EQ(0u, got.size());
+}
+
+// A file truncated under its mapping: a read of a lost page is Corruption naming the file (the
+// process survives its SIGBUS), and so is every later read of the mapping, even of pages that
+// survived (the lost ones now read as zeros). ReadOnce (pread) sees the file as it now is.
+TEST(PosixMappedFile, PagesLostUnderTheMappingAreCorruptionNotACrash) {
+  test::TempDir dir;
+  std::string contents;
+  for (int i = 0; i < 20000; i++) contents += std::to_string(i) + ",";
+  ASSERT_GT(contents.size(), 64u << 10);
+  const std::string fname = WriteFile(dir.path() + "/t.sst", contents);
+  std::unique_ptr<RandomAccessFile> file;
+  ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(fname, &file));
+  std::string scratch(4096, '\0');
+  Slice got;
+  ASSERT_OK(file->Read(50000, 4096, &got, scratch.data()));  // mapped in before the cut
+  EXPECT_EQ(contents.substr(50000, 4096), got.ToString());
+  ASSERT_EQ(0, ::truncate(fname.c_str(), 8192));
+
+  ASSERT_OK(file->Read(100, 1000, &got, scratch.data()));  // a page that survived
+  EXPECT_EQ(contents.substr(100, 1000), got.ToString());
+  Status s = file->Read(50000, 4096, &got, scratch.data());
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(fname)) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("truncated")) << s.ToString();
+  EXPECT_EQ(0u, got.size());
+  s = file->Read(100, 1000, &got, scratch.data());
+  EXPECT_TRUE(s.IsCorruption()) << "a faulted mapping stays failed: " << s.ToString();
+  ASSERT_OK(file->ReadOnce(100, 1000, &got, scratch.data()));
+  EXPECT_EQ(contents.substr(100, 1000), got.ToString());
+  ASSERT_OK(file->ReadOnce(50000, 4096, &got, scratch.data()));
+  EXPECT_EQ(0u, got.size());
+
+  // Another mapping of the same path, opened now, maps its new length and reads well.
+  std::unique_ptr<RandomAccessFile> reopened;
+  ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(fname, &reopened));
+  ASSERT_OK(reopened->Read(100, 1000, &got, scratch.data()));
+  EXPECT_EQ(contents.substr(100, 1000), got.ToString());
+}
+
+// The handler absorbs only faults in its own mappings: any other SIGBUS ends the process as it
+// would have without it (here a lost page of a mapping made with mmap directly, and a SIGBUS
+// sent with kill).
+TEST(PosixMappedFileDeathTest, OtherBusErrorsStillKillTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  test::TempDir dir;
+  const std::string fname = WriteFile(dir.path() + "/t.sst", std::string(3 * 4096, 'x'));
+  const std::string other = WriteFile(dir.path() + "/other", std::string(3 * 4096, 'y'));
+  auto fault_outside_the_guard = [&] {
+    std::unique_ptr<RandomAccessFile> guarded;  // installs the handler
+    if (!Env::Default()->NewMappedRandomAccessFile(fname, &guarded).ok()) std::abort();
+    const int fd = ::open(other.c_str(), O_RDONLY);
+    auto* base =
+        static_cast<volatile char*>(::mmap(nullptr, 3 * 4096, PROT_READ, MAP_SHARED, fd, 0));
+    if (::truncate(other.c_str(), 0) != 0) std::abort();
+    (void)base[2 * 4096];
+  };
+  EXPECT_EXIT(fault_outside_the_guard(), testing::KilledBySignal(SIGBUS), "");
+  auto sent = [&] {
+    std::unique_ptr<RandomAccessFile> guarded;
+    if (!Env::Default()->NewMappedRandomAccessFile(fname, &guarded).ok()) std::abort();
+    ::kill(::getpid(), SIGBUS);
+    std::exit(0);
+  };
+  EXPECT_EXIT(sent(), testing::KilledBySignal(SIGBUS), "");
+}
+
+// Past kMaxGuardedMappings at once, Map declines (the Env then reads with pread) until one is
+// released.
+TEST(GuardedMapping, DeclinesPastItsSlotsUntilOneIsFreed) {
+  test::TempDir dir;
+  const std::string fname = WriteFile(dir.path() + "/t.sst", "guarded");
+  const int fd = ::open(fname.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::vector<std::unique_ptr<GuardedMapping>> held;
+  for (size_t i = 0; i < kMaxGuardedMappings; i++) {
+    std::unique_ptr<GuardedMapping> m;
+    ASSERT_OK(GuardedMapping::Map(fd, 7, fname, &m));
+    ASSERT_NE(nullptr, m) << i;
+    held.push_back(std::move(m));
+  }
+  std::unique_ptr<GuardedMapping> extra;
+  ASSERT_OK(GuardedMapping::Map(fd, 7, fname, &extra));
+  EXPECT_EQ(nullptr, extra);
+  std::unique_ptr<RandomAccessFile> file;  // the Env falls back to pread
+  ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(fname, &file));
+  char scratch[7];
+  Slice got;
+  ASSERT_OK(file->Read(0, 7, &got, scratch));
+  EXPECT_EQ("guarded", got.ToString());
+  held.pop_back();
+  ASSERT_OK(GuardedMapping::Map(fd, 7, fname, &extra));
+  ASSERT_NE(nullptr, extra);
+  ASSERT_OK(extra->CopyOut(0, 7, scratch, fname));
+  EXPECT_EQ("guarded", std::string(scratch, 7));
+  EXPECT_EQ(0u, extra->faults());
+  ::close(fd);
 }
 
 TEST(PosixMappedFile, MissingFileIsNotFoundNamingIt) {

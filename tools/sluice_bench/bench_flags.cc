@@ -118,6 +118,7 @@ BenchFlags DefaultBenchFlags() {
   // own default is 1.
   e.subcompactions = sluice::Options::DefaultMaxSubcompactions();
   e.max_open_files = defaults.max_open_files;
+  e.mmap_read = defaults.allow_mmap_reads ? 1 : 0;
   e.num_levels = defaults.num_levels;
   e.level0_file_num_compaction_trigger = defaults.level0_file_num_compaction_trigger;
   e.level0_slowdown_writes_trigger = defaults.level0_slowdown_writes_trigger;
@@ -373,9 +374,10 @@ ParseOutcome ParseBenchFlags(int argc, const char* const* argv, BenchFlags* flag
       ->check(CLI::ExistingFile);
   app.add_option("--open_files", e.max_open_files, "SST files kept open")
       ->check(CLI::Range(1, 1 << 24));
-  app.add_option("--mmap_read", e.mmap_read,
-                 "Read SST files through memory mappings: 1, 0, or -1 for each engine's default "
-                 "(off for sluice and RocksDB; LevelDB always maps them)")
+  app.add_option(
+         "--mmap_read", e.mmap_read,
+         "Read SST files through memory mappings: 1, 0, or -1 for each engine's own default "
+         "(default: sluice's, on, given to RocksDB too; LevelDB always maps them)")
       ->check(CLI::Range(-1, 1));
   app.add_option("--num_levels", e.num_levels, "Levels of the LSM tree")->check(CLI::Range(2, 64));
   app.add_option("--level0_file_num_compaction_trigger", e.level0_file_num_compaction_trigger,

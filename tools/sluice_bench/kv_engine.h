@@ -56,8 +56,9 @@ struct EngineOptions {
   int subcompactions = 0;
   CompactionPriKind compaction_pri = CompactionPriKind::kDefault;
   int max_open_files = 0;
-  // Table files read through memory mappings: 1 on, 0 off, -1 each engine's default (off for
-  // sluice and RocksDB; LevelDB always maps them on 64-bit systems).
+  // Table files read through memory mappings: 1 on, 0 off, -1 each engine's own default (on
+  // for sluice, off for RocksDB; LevelDB always maps them on 64-bit systems). The flags'
+  // default is sluice's (1).
   int mmap_read = -1;
   int num_levels = 0;
   int level0_file_num_compaction_trigger = 0;
