@@ -33,6 +33,14 @@ class SequentialFile {
   virtual Status Skip(uint64_t n) = 0;
 };
 
+// What RandomAccessFile::ReadWith hands the bytes it read to. Use must copy what it keeps:
+// the bytes are valid only during the call.
+class ReadConsumer {
+ public:
+  virtual ~ReadConsumer() = default;
+  virtual Status Use(const Slice& bytes) = 0;
+};
+
 // A file read at arbitrary offsets, safe for concurrent readers.
 class RandomAccessFile {
  public:
@@ -49,6 +57,16 @@ class RandomAccessFile {
   // pages of the process's mappings. The default is Read.
   virtual Status ReadOnce(uint64_t offset, size_t n, Slice* result, char* scratch) const {
     return Read(offset, n, result, scratch);
+  }
+  // Reads up to n bytes at offset (fewer at end of file) and passes them to consumer,
+  // returning what it returns. The default reads into scratch with Read first. A mapped file
+  // passes a view of its mapping instead (no copy), and returns Corruption if a page of it was
+  // lost during the call, whatever Use returned.
+  virtual Status ReadWith(uint64_t offset, size_t n, char* scratch, ReadConsumer* consumer) const {
+    Slice bytes;
+    Status s = Read(offset, n, &bytes, scratch);
+    if (!s.ok()) return s;
+    return consumer->Use(bytes);
   }
 };
 

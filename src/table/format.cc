@@ -70,6 +70,75 @@ uint32_t BlockChecksum(const Slice& stored, uint8_t type) {
   return crc32c::Mask(crc32c::Extend(crc32c::Value(stored.data(), stored.size()), &t, 1));
 }
 
+namespace {
+
+// The stored bytes of a block (n of them and the trailer, in got) checked and turned into
+// *result. buf is the scratch the read may have filled: moved into *result when it holds the
+// block; anything else is copied, unless the file's views are valid while it lives (views).
+class BlockDecoder final : public ReadConsumer {
+ public:
+  BlockDecoder(const std::string& fname, const BlockReadOptions& options, uint64_t offset, size_t n,
+               bool views, BlockBuffer* buf, BlockContents* result)
+      : fname_(fname),
+        options_(options),
+        offset_(offset),
+        n_(n),
+        views_(views),
+        buf_(buf),
+        result_(result) {}
+
+  Status Use(const Slice& got) override {
+    if (got.size() != n_ + kBlockTrailerSize) {
+      return Status::Corruption(
+          fmt::format("truncated block read at offset {} (got {} of {} bytes)", offset_, got.size(),
+                      n_ + kBlockTrailerSize),
+          fname_);
+    }
+    const char* data = got.data();
+    const uint8_t type = static_cast<uint8_t>(data[n_]);
+    if (options_.verify_checksums) {
+      const uint32_t stored_crc = DecodeFixed32(data + n_ + 1);
+      if (BlockChecksum(Slice(data, n_), type) != stored_crc) {
+        return Status::Corruption(fmt::format("bad block checksum at offset {}", offset_), fname_);
+      }
+    }
+    if (!IsKnownCompressionType(type)) {
+      return Status::Corruption(
+          fmt::format("unknown compression type {} in block at offset {}", type, offset_), fname_);
+    }
+    if (static_cast<CompressionType>(type) == CompressionType::kNone) {
+      // A file whose views stay valid keeps the bytes; any other view (a mapped file's, lent
+      // for this call) is copied.
+      if (views_) {
+        *result_ = BlockContents::ViewOf(Slice(data, n_));
+      } else if (data == buf_->get()) {
+        *result_ = BlockContents(std::move(*buf_), n_);
+      } else {
+        *result_ = BlockContents(Slice(data, n_));
+      }
+      return Status::OK();
+    }
+    Status s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n_), result_);
+    if (!s.ok()) {
+      *result_ = BlockContents();
+      return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset_),
+                                fname_);
+    }
+    return Status::OK();
+  }
+
+ private:
+  const std::string& fname_;
+  const BlockReadOptions& options_;
+  const uint64_t offset_;
+  const size_t n_;
+  const bool views_;
+  BlockBuffer* const buf_;
+  BlockContents* const result_;
+};
+
+}  // namespace
+
 Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_t file_size,
                  const BlockReadOptions& options, const BlockHandle& handle,
                  BlockContents* result) {
@@ -87,44 +156,18 @@ Status ReadBlock(const RandomAccessFile* file, const std::string& fname, uint64_
   const bool views = file->ReturnsViews();
   BlockBuffer buf;
   if (!views) buf = NewBlockBuffer(n + kBlockTrailerSize);
-  Slice got;
-  Status s = options.read_once ? file->ReadOnce(offset, n + kBlockTrailerSize, &got, buf.get())
-                               : file->Read(offset, n + kBlockTrailerSize, &got, buf.get());
-  if (!s.ok()) return s;
-  if (got.size() != n + kBlockTrailerSize) {
-    return Status::Corruption(fmt::format("truncated block read at offset {} (got {} of {} bytes)",
-                                          offset, got.size(), n + kBlockTrailerSize),
-                              fname);
+  BlockDecoder decoder(fname, options, offset, n, views, &buf, result);
+  Status s;
+  if (options.read_once) {
+    Slice got;
+    s = file->ReadOnce(offset, n + kBlockTrailerSize, &got, buf.get());
+    if (s.ok()) s = decoder.Use(got);
+  } else {
+    // A mapped file lends the decoder its bytes: checked and uncompressed in place.
+    s = file->ReadWith(offset, n + kBlockTrailerSize, buf.get(), &decoder);
   }
-  const char* data = got.data();
-  const uint8_t type = static_cast<uint8_t>(data[n]);
-  if (options.verify_checksums) {
-    const uint32_t stored_crc = DecodeFixed32(data + n + 1);
-    if (BlockChecksum(Slice(data, n), type) != stored_crc) {
-      return Status::Corruption(fmt::format("bad block checksum at offset {}", offset), fname);
-    }
-  }
-  if (!IsKnownCompressionType(type)) {
-    return Status::Corruption(
-        fmt::format("unknown compression type {} in block at offset {}", type, offset), fname);
-  }
-  if (static_cast<CompressionType>(type) == CompressionType::kNone) {
-    // A file that returns views keeps the bytes; another may also have returned a view of its
-    // own memory instead of filling buf (copied: nothing promises it stays valid).
-    if (views) {
-      *result = BlockContents::ViewOf(Slice(data, n));
-    } else {
-      *result =
-          data == buf.get() ? BlockContents(std::move(buf), n) : BlockContents(Slice(data, n));
-    }
-    return Status::OK();
-  }
-  s = UncompressBlock(static_cast<CompressionType>(type), Slice(data, n), result);
-  if (!s.ok()) {
-    *result = BlockContents();
-    return Status::Corruption(fmt::format("{} in block at offset {}", s.message(), offset), fname);
-  }
-  return Status::OK();
+  if (!s.ok()) *result = BlockContents();
+  return s;
 }
 
 }  // namespace sluice

@@ -106,8 +106,9 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   const int fd_;
 };
 
-// Reads copy out of a guarded mapping of the file's length at open (no system call); ReadOnce
-// uses pread on the file, which stays open, so bulk reads do not map pages into the process.
+// Reads copy out of a guarded mapping of the file's length at open (no system call), ReadWith
+// lends its consumer a view of it for the call; ReadOnce uses pread on the file, which stays
+// open, so bulk reads do not map pages into the process.
 // Past the mapped length a read returns fewer bytes (none), as pread does at end of file.
 class PosixMappedFile final : public RandomAccessFile {
  public:
@@ -129,6 +130,13 @@ class PosixMappedFile final : public RandomAccessFile {
   }
   Status ReadOnce(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
     return PreadFully(fd_, fname_, offset, n, result, scratch);
+  }
+  Status ReadWith(uint64_t offset, size_t n, char* /*scratch*/,
+                  ReadConsumer* consumer) const override {
+    const size_t length = mapping_->length();
+    const size_t got = offset >= length ? 0 : std::min<uint64_t>(n, length - offset);
+    if (got == 0) return consumer->Use(Slice());
+    return mapping_->UseInPlace(static_cast<size_t>(offset), got, consumer, fname_);
   }
 
  private:

@@ -79,6 +79,18 @@ TEST(PosixWritableFile, ReservesAheadAndGivesTheRestBackAtClose) {
   EXPECT_EQ(2100004u, std::filesystem::file_size(fname, ec));
 }
 
+// Keeps a copy of the bytes ReadWith lends it.
+class CopyingConsumer final : public ReadConsumer {
+ public:
+  Status Use(const Slice& bytes) override {
+    uses++;
+    copy = bytes.ToString();
+    return Status::OK();
+  }
+  int uses = 0;
+  std::string copy;
+};
+
 TEST(PosixMappedFile, ReadsCopyTheFileAsItWasAtOpen) {
   test::TempDir dir;
   std::string contents;
@@ -94,6 +106,12 @@ TEST(PosixMappedFile, ReadsCopyTheFileAsItWasAtOpen) {
   EXPECT_EQ(scratch, got.data());
   ASSERT_OK(file->ReadOnce(100, 50, &got, scratch));  // pread
   EXPECT_EQ(contents.substr(100, 50), got.ToString());
+  CopyingConsumer consumer;  // lent a view of the mapping
+  ASSERT_OK(file->ReadWith(100, 50, nullptr, &consumer));
+  EXPECT_EQ(contents.substr(100, 50), consumer.copy);
+  ASSERT_OK(file->ReadWith(contents.size() - 10, 50, nullptr, &consumer));
+  EXPECT_EQ(contents.substr(contents.size() - 10), consumer.copy);
+  EXPECT_EQ(2, consumer.uses);
   // Past the end: fewer bytes, then none, as pread gives at end of file.
   ASSERT_OK(file->Read(contents.size() - 10, 50, &got, scratch));
   EXPECT_EQ(contents.substr(contents.size() - 10), got.ToString());
@@ -133,8 +151,9 @@ TEST(PosixMappedFile, GrowthAfterOpenIsNotReadAndEmptyFilesAreRead) {
 }
 
 // A file truncated under its mapping: a read of a lost page is Corruption naming the file (the
-// process survives its SIGBUS), and so is every later read of the mapping, even of pages that
-// survived (the lost ones now read as zeros). ReadOnce (pread) sees the file as it now is.
+// process survives its SIGBUS), and so is every later read of the mapping (Read or ReadWith),
+// even of pages that survived (the lost ones now read as zeros). ReadOnce (pread) sees the file as
+// it now is.
 TEST(PosixMappedFile, PagesLostUnderTheMappingAreCorruptionNotACrash) {
   test::TempDir dir;
   std::string contents;
@@ -147,7 +166,15 @@ TEST(PosixMappedFile, PagesLostUnderTheMappingAreCorruptionNotACrash) {
   Slice got;
   ASSERT_OK(file->Read(50000, 4096, &got, scratch.data()));  // mapped in before the cut
   EXPECT_EQ(contents.substr(50000, 4096), got.ToString());
+  std::unique_ptr<RandomAccessFile> second;  // faults first inside a consumer
+  ASSERT_OK(Env::Default()->NewMappedRandomAccessFile(fname, &second));
   ASSERT_EQ(0, ::truncate(fname.c_str(), 8192));
+
+  CopyingConsumer lent;
+  Status lost = second->ReadWith(50000, 4096, nullptr, &lent);
+  EXPECT_EQ(1, lent.uses);  // it ran, read zeros, and its OK was overruled
+  EXPECT_TRUE(lost.IsCorruption()) << lost.ToString();
+  EXPECT_NE(std::string::npos, lost.ToString().find(fname)) << lost.ToString();
 
   ASSERT_OK(file->Read(100, 1000, &got, scratch.data()));  // a page that survived
   EXPECT_EQ(contents.substr(100, 1000), got.ToString());
@@ -158,6 +185,9 @@ TEST(PosixMappedFile, PagesLostUnderTheMappingAreCorruptionNotACrash) {
   EXPECT_EQ(0u, got.size());
   s = file->Read(100, 1000, &got, scratch.data());
   EXPECT_TRUE(s.IsCorruption()) << "a faulted mapping stays failed: " << s.ToString();
+  CopyingConsumer consumer;
+  s = file->ReadWith(100, 1000, scratch.data(), &consumer);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   ASSERT_OK(file->ReadOnce(100, 1000, &got, scratch.data()));
   EXPECT_EQ(contents.substr(100, 1000), got.ToString());
   ASSERT_OK(file->ReadOnce(50000, 4096, &got, scratch.data()));

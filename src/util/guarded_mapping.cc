@@ -161,6 +161,26 @@ GuardedMapping::~GuardedMapping() {
 
 uint64_t GuardedMapping::faults() const { return slot_->faults.load(std::memory_order_acquire); }
 
+namespace {
+Status LostPage(size_t offset, size_t n, const std::string& fname) {
+  return Status::Corruption(
+      fmt::format("lost under its memory mapping (truncated or unreadable) reading {} bytes at "
+                  "offset {}",
+                  n, offset),
+      fname);
+}
+}  // namespace
+
+Status GuardedMapping::UseInPlace(size_t offset, size_t n, ReadConsumer* consumer,
+                                  const std::string& fname) const {
+  if (slot_->faults.load(std::memory_order_acquire) != 0) return LostPage(offset, n, fname);
+  Status s = consumer->Use(Slice(base_ + offset, n));
+  // As in CopyOut: the count is loaded after every read Use made of the view.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (slot_->faults.load(std::memory_order_relaxed) != 0) return LostPage(offset, n, fname);
+  return s;
+}
+
 Status GuardedMapping::CopyOut(size_t offset, size_t n, char* dst, const std::string& fname) const {
   if (slot_->faults.load(std::memory_order_acquire) == 0) {
     std::memcpy(dst, base_ + offset, n);
@@ -170,11 +190,7 @@ Status GuardedMapping::CopyOut(size_t offset, size_t n, char* dst, const std::st
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (slot_->faults.load(std::memory_order_relaxed) == 0) return Status::OK();
   }
-  return Status::Corruption(
-      fmt::format("lost under its memory mapping (truncated or unreadable) reading {} bytes at "
-                  "offset {}",
-                  n, offset),
-      fname);
+  return LostPage(offset, n, fname);
 }
 
 }  // namespace sluice

@@ -5,10 +5,11 @@
 // address range in a process-wide table of kMaxGuardedMappings slots. The SIGBUS handler,
 // installed with the first mapping, finds the range holding the faulting address, counts the
 // fault there and maps a page of zeros over the lost one: the read that faulted completes, with
-// zeros, instead of killing the process. Readers copy out of the mapping (CopyOut) and check
-// the count afterwards, so a copy they return is the file's bytes and a lost page is Corruption
-// naming the file. A fault at an address no mapping holds goes to the handler installed before
-// the first mapping, or to the default action (the process dies as it would have).
+// zeros, instead of killing the process. Readers copy out of the mapping (CopyOut), or use a
+// view of it for one call (UseInPlace), and check the count afterwards, so what they return was
+// the file's bytes and a lost page is Corruption naming the file. A fault at an address no mapping
+// holds goes to the handler installed before the first mapping, or to the default action (the
+// process dies as it would have).
 //
 // Invariants: a range is in the table from Map until the destructor, which removes it before
 // unmapping; the handler reads the table with lock-free atomics only (no lock, no allocation);
@@ -23,6 +24,7 @@
 #include <memory>
 #include <string>
 
+#include "sluice/env.h"
 #include "sluice/status.h"
 
 namespace sluice {
@@ -45,6 +47,12 @@ class GuardedMapping {
   // Copies [offset, offset + n) of the mapping (within length()) into dst. Corruption naming
   // fname if any page of the mapping has been lost, during this copy or before.
   Status CopyOut(size_t offset, size_t n, char* dst, const std::string& fname) const;
+
+  // Calls consumer->Use with a view of [offset, offset + n) (within length()) and returns its
+  // status, or Corruption naming fname if any page of the mapping has been lost, before or
+  // during the call. Use must copy what it keeps.
+  Status UseInPlace(size_t offset, size_t n, ReadConsumer* consumer,
+                    const std::string& fname) const;
 
   size_t length() const { return length_; }
   // Faults the handler has absorbed in this mapping.
